@@ -1,0 +1,47 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "lctrace",
+    products: [
+        .executable(name: "lctrace", targets: ["lctrace"]),
+        .library(name: "LCTraceKit", targets: ["LCTraceKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    ],
+    targets: [
+        // libpcre2-8 through pkg-config; Debian/Ubuntu ship the headers in libpcre2-dev.
+        .systemLibrary(
+            name: "CPCRE2",
+            path: "Sources/CPCRE2",
+            pkgConfig: "libpcre2-8",
+            providers: [.apt(["libpcre2-dev"])]
+        ),
+        // A small Swift wrapper over PCRE2: compile once (with JIT), reuse match data, named groups, limits.
+        .target(name: "PCRE2", dependencies: ["CPCRE2"]),
+        // Everything lctrace knows: ingestion, the lifecycle model and analysis, report rendering.
+        .target(
+            name: "LCTraceKit",
+            dependencies: [
+                "PCRE2",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
+        // The command line: flags and orchestration only.
+        .executableTarget(
+            name: "lctrace",
+            dependencies: [
+                "LCTraceKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "PCRE2Tests", dependencies: ["PCRE2"]),
+        .testTarget(
+            name: "LCTraceKitTests",
+            dependencies: ["LCTraceKit", "lctrace"],
+            resources: [.copy("Golden")]
+        ),
+    ]
+)

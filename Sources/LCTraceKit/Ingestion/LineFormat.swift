@@ -1,0 +1,123 @@
+import PCRE2
+
+/// A line format: a PCRE2 pattern for the line header, with named groups `time`, `process`, `pid`, `tid`
+/// and optionally `message` (the message is otherwise the rest of the line after the header).
+/// Built-in patterns are matched anchored at the start of the line; each ships sample lines it must match.
+public struct LineFormat: Sendable {
+    public let name: String
+    public let summary: String
+    /// The header pattern, or nil for `bare` (the whole line is the message).
+    public let pattern: String?
+    public let samples: [String]
+
+    public init(name: String, summary: String, pattern: String?, samples: [String]) {
+        self.name = name
+        self.summary = summary
+        self.pattern = pattern
+        self.samples = samples
+    }
+
+    public static let nslogModern = LineFormat(
+        name: "nslog-modern",
+        summary: "NSLog/Xcode with microseconds and a time zone",
+        pattern: #"(?<time>\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d\.\d{4,9}(?:[+-]\d\d:?\d\d|Z)) (?<process>[^\[\]\n]+?)\[(?<pid>\d+):(?<tid>[0-9A-Fa-fx]+)\] ?"#,
+        samples: ["2024-02-09 09:14:03.118204+0100 ShopApp[4410:1982201] CartViewController viewDidLoad()"])
+
+    public static let nslogClassic = LineFormat(
+        name: "nslog-classic",
+        summary: "classic NSLog: date, time with milliseconds, Process[pid:tid]",
+        pattern: #"(?<time>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{1,3})?) (?<process>[^\[\]\n]+?)\[(?<pid>\d+):(?<tid>[0-9A-Fa-fx]+)\] ?"#,
+        samples: ["2016-03-17 16:02:37.329 LifeCycle[2148:117099]  ViewController    >>>>    viewDidLoad"])
+
+    public static let syslog = LineFormat(
+        name: "syslog",
+        summary: "syslog / simulator system.log: no year, no thread id",
+        pattern: #"(?<time>[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d) (?<host>\S+) (?<process>[^\[\]\n]+?)\[(?<pid>\d+)\](?: \([^)\n]*\))?(?: <\w+>)?: ?"#,
+        samples: ["Mar 17 16:34:24 MacBook-Pro LifeCycle[2346]: ViewController >>>> viewDidAppear:",
+                  "Mar  7 09:01:02 iPhone-Simulator ShopApp[812] <Notice>: -[CartViewController viewWillAppear:]"])
+
+    public static let bare = LineFormat(
+        name: "bare",
+        summary: "bare messages (print output): no header, so order-only analysis",
+        pattern: nil,
+        samples: ["ViewController viewWillAppear(_:)"])
+
+    /// Built-in formats in detection order: most specific first.
+    public static let builtIn: [LineFormat] = [.nslogModern, .nslogClassic, .syslog, .bare]
+
+    public static func named(_ name: String) -> LineFormat? { builtIn.first { $0.name == name } }
+
+    /// A user-supplied header pattern (`--pattern`), used as given (not implicitly anchored).
+    public static func custom(_ pattern: String) -> LineFormat {
+        LineFormat(name: "custom", summary: "user pattern", pattern: pattern, samples: [])
+    }
+
+    var isAnchoredBuiltIn: Bool { name != "custom" }
+}
+
+/// The parts of a line a format recognised, as byte ranges into the line.
+public struct LineHeader {
+    public var time: Range<Int>?
+    public var process: Range<Int>?
+    public var pid: Range<Int>?
+    public var tid: Range<Int>?
+    public var message: Range<Int>
+}
+
+/// Matches one line format's header against lines. One per thread (it owns PCRE2 match data).
+public final class LineHeaderParser {
+    public let format: LineFormat
+    private let matcher: PCRE2Matcher?
+    private let groups: (time: Int?, process: Int?, pid: Int?, tid: Int?, message: Int?)
+
+    public init(format: LineFormat, limits: PCRE2Limits = PCRE2Limits()) throws(PCRE2CompileError) {
+        self.format = format
+        guard let pattern = format.pattern else {
+            matcher = nil
+            groups = (nil, nil, nil, nil, nil)
+            return
+        }
+        let compiled = try PCRE2Pattern(pattern, options: format.isAnchoredBuiltIn ? [.anchored] : [])
+        matcher = PCRE2Matcher(compiled, limits: limits)
+        groups = (compiled.groupNumber(named: "time"), compiled.groupNumber(named: "process"),
+                  compiled.groupNumber(named: "pid"), compiled.groupNumber(named: "tid"),
+                  compiled.groupNumber(named: "message"))
+    }
+
+    /// The header of `line` read from byte `start`, or nil when the line is not in this format.
+    @inline(__always)
+    public func parse(_ line: UnsafeRawBufferPointer, from start: Int = 0) throws(PCRE2MatchError) -> LineHeader? {
+        guard let matcher else { return LineHeader(message: start..<line.count) }
+        guard try matcher.matches(line, from: start), let whole = matcher.matchedRange else { return nil }
+        let message = groups.message.flatMap(matcher.range(ofGroup:)) ?? whole.upperBound..<line.count
+        return LineHeader(
+            time: groups.time.flatMap(matcher.range(ofGroup:)),
+            process: groups.process.flatMap(matcher.range(ofGroup:)),
+            pid: groups.pid.flatMap(matcher.range(ofGroup:)),
+            tid: groups.tid.flatMap(matcher.range(ofGroup:)),
+            message: message)
+    }
+
+    /// Whether a header of this format starts exactly at `start` (used to split two records glued on one line).
+    public func headerStarts(in line: UnsafeRawBufferPointer, at start: Int) -> Bool {
+        guard format.isAnchoredBuiltIn, matcher != nil else { return false }
+        return (try? parse(line, from: start)) != nil
+    }
+}
+
+/// Picks the format of an input from its first lines: the first built-in header format that matches one of
+/// them wins; if none of the first `linesToInspect` non-blank lines has a header, the input is `bare`.
+public struct LineFormatDetector {
+    public static let linesToInspect = 32
+    private let parsers: [LineHeaderParser]
+
+    public init() {
+        // The built-in patterns are fixed and covered by tests, so compiling them cannot fail.
+        parsers = LineFormat.builtIn.filter { $0.pattern != nil }.map { try! LineHeaderParser(format: $0) }
+    }
+
+    /// The header format `line` is written in, if any.
+    public func format(of line: UnsafeRawBufferPointer) -> LineFormat? {
+        parsers.first { parser in (try? parser.parse(line)).flatMap { $0 } != nil }?.format
+    }
+}

@@ -1,0 +1,132 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a file descriptor in large chunks and hands out its lines as byte buffers, without ever holding the
+/// whole input: memory is one chunk plus the longest kept line. Lines end at `\n`; a trailing `\r` is dropped;
+/// the last line may lack its newline. A line longer than `maxLineBytes` is cut to that length (the rest is
+/// discarded up to the next newline) and reported as truncated.
+public final class LineReader {
+    public static let defaultMaxLineBytes = 64 * 1024
+    public static let defaultChunkBytes = 1 << 20
+
+    private let fd: Int32
+    private let maxLineBytes: Int
+    private let capacity: Int
+    private let buffer: UnsafeMutablePointer<UInt8>
+
+    public init(fileDescriptor fd: Int32, maxLineBytes: Int = LineReader.defaultMaxLineBytes,
+                chunkBytes: Int = LineReader.defaultChunkBytes) {
+        self.fd = fd
+        self.maxLineBytes = max(1, maxLineBytes)
+        self.capacity = max(chunkBytes, self.maxLineBytes) + self.maxLineBytes
+        self.buffer = .allocate(capacity: capacity)
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// Total bytes read so far.
+    public private(set) var bytesRead = 0
+
+    /// Calls `body` with each line (without its terminator) and whether it was truncated.
+    public func forEachLine(_ body: (UnsafeRawBufferPointer, _ truncated: Bool) throws -> Void) throws {
+        var start = 0  // first unconsumed byte
+        var end = 0  // end of valid data
+        var scanFrom = 0  // where the newline search resumes
+        var discarding = false  // inside the unkept tail of an over-long line
+        var eof = false
+
+        while true {
+            if let newline = memchr(buffer + scanFrom, 0x0A, end - scanFrom) {
+                let index = buffer.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+                if !discarding { try emit(from: start, to: index, truncated: false, body) }
+                discarding = false
+                start = index + 1
+                scanFrom = start
+                continue
+            }
+            scanFrom = end
+            if !discarding, end - start > maxLineBytes {
+                try emit(from: start, to: start + maxLineBytes, truncated: true, body)
+                discarding = true
+            }
+            if discarding { start = end; scanFrom = end }
+            if eof {
+                if !discarding, start < end { try emit(from: start, to: end, truncated: false, body) }
+                return
+            }
+            // Make room: move the partial line to the front, then read more.
+            if start > 0 {
+                let pending = end - start
+                if pending > 0 { memmove(buffer, buffer + start, pending) }
+                end = pending
+                scanFrom -= start
+                start = 0
+            }
+            let count = try readSome(into: buffer + end, max: capacity - end)
+            if count == 0 { eof = true } else { end += count }
+        }
+    }
+
+    @inline(__always)
+    private func emit(from: Int, to: Int, truncated: Bool,
+                      _ body: (UnsafeRawBufferPointer, Bool) throws -> Void) throws {
+        var to = to
+        if to > from, buffer[to - 1] == 0x0D { to -= 1 }
+        try body(UnsafeRawBufferPointer(start: buffer + from, count: to - from), truncated)
+    }
+
+    private func readSome(into pointer: UnsafeMutablePointer<UInt8>, max: Int) throws -> Int {
+        while true {
+            let count = read(fd, pointer, max)
+            if count >= 0 {
+                bytesRead += count
+                return count
+            }
+            if errno == EINTR { continue }
+            throw InputError.readFailed(reason: String(cString: strerror(errno)))
+        }
+    }
+}
+
+/// Why an input could not be read.
+public enum InputError: Error, Equatable, CustomStringConvertible {
+    case cannotOpen(path: String, reason: String)
+    case isDirectory(path: String)
+    case readFailed(reason: String)
+
+    public var description: String {
+        switch self {
+        case let .cannotOpen(path, reason): return "\(path): cannot open: \(reason)"
+        case let .isDirectory(path): return "\(path): is a directory"
+        case let .readFailed(reason): return "read failed: \(reason)"
+        }
+    }
+}
+
+/// A named input: a file, or standard input.
+public struct InputSource: Sendable {
+    /// How the input is named in reports: the path as given, or `<stdin>`.
+    public let name: String
+    let path: String?
+
+    public static let standardInput = InputSource(name: "<stdin>", path: nil)
+    public static func file(_ path: String) -> InputSource {
+        path == "-" ? .standardInput : InputSource(name: path, path: path)
+    }
+
+    /// Opens the input for reading; the caller closes the descriptor.
+    public func openDescriptor() throws(InputError) -> Int32 {
+        guard let path else { return 0 }
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        var info = stat()
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            close(fd)
+            throw .isDirectory(path: path)
+        }
+        return fd
+    }
+}

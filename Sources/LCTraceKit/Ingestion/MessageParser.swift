@@ -1,0 +1,94 @@
+import PCRE2
+
+/// A lifecycle message recognised in a log line.
+public struct LifecycleMessage: Equatable, Sendable {
+    /// The class without its module (`ShopApp.CartViewController` → `CartViewController`); nil for markers.
+    public var className: String?
+    /// The instance address when the message carries one (`<Module.Class: 0x…>`), lower-cased.
+    public var address: String?
+    public var callback: Callback
+    /// The selector or function exactly as logged (`viewWillAppear:`, `viewWillAppear(_:)`).
+    public var spelled: String
+    /// Where the recognised text ends in the line; text after it is a suffix or a second, glued record.
+    public var end: Int
+}
+
+/// Recognises the message forms of lifecycle logging (issue: "Message forms") and normalises their names:
+///
+/// - `Class >>>> selector` (any spacing, any number of `>` from two up)
+/// - `-[Class selector]` / `+[Class(Category) selector]` (`__PRETTY_FUNCTION__`)
+/// - `Class selector()` — Swift `print(type(of: self), #function)`, also wrapped as `[Class selector()](38)`
+/// - `<Module.Class: 0xADDR> selector` — Swift `print(self, #function)`; the address identifies the instance
+/// - `Class selector` — a bare Objective-C selector, accepted only as the whole message
+/// - the markers `main()` and UIKit's `Received memory warning.`
+///
+/// A message whose selector is not a known callback or intent is not lifecycle logging and yields nil.
+public final class MessageParser {
+    /// Groups, shared by every branch through a branch reset: 1 = class, 2 = address, 3 = selector.
+    public static let pattern: String = {
+        let name = #"[A-Za-z_][\w.]*"#
+        let selector = #"[A-Za-z_]\w*(?:\([\w:]*\)|:(?:[A-Za-z_]\w*:)*)?(?![A-Za-z_(])"#
+        let objcSelector = #"[A-Za-z_]\w*(?::(?:[A-Za-z_]\w*:)*)?"#
+        let swiftFunction = #"[A-Za-z_]\w*\([\w:]*\)"#
+        return #"\s*(?|"#
+            + #"<(\#(name))(?::\s*(0x[0-9A-Fa-f]+))?>\s*(\#(selector))"#
+            + #"|[-+]\[(\#(name))(?:\s*\(\w*\))?()\s+([A-Za-z_][\w:]*)\](?!_block_invoke)"#
+            + #"|\[?(\#(name))\]?()\s*>{2,}\s*(\#(selector))"#
+            + #"|\[?(\#(name))()\s+(\#(swiftFunction))"#
+            + #"|(\#(name))()\s+(\#(objcSelector))\s*$"#
+            + #")"#
+    }()
+
+    private let matcher: PCRE2Matcher
+
+    public init(limits: PCRE2Limits = PCRE2Limits()) {
+        // A fixed pattern, covered by tests: compiling it cannot fail.
+        matcher = PCRE2Matcher(try! PCRE2Pattern(MessageParser.pattern, options: [.anchored]), limits: limits)
+    }
+
+    private static let mainMarker = Array("main()".utf8)
+    private static let memoryWarningMarker = Array("Received memory warning.".utf8)
+
+    /// The lifecycle message in `line[range]`, or nil when the message is ordinary app logging.
+    public func parse(_ line: UnsafeRawBufferPointer, message range: Range<Int>) throws(PCRE2MatchError) -> LifecycleMessage? {
+        let trimmed = MessageParser.trimmed(line, range)
+        if let marker = MessageParser.marker(line[trimmed]) {
+            return LifecycleMessage(className: nil, address: nil, callback: marker, spelled: marker.rawValue, end: trimmed.upperBound)
+        }
+        guard trimmed.count >= 3 else { return nil }
+        let message = UnsafeRawBufferPointer(rebasing: line[..<range.upperBound])
+        guard try matcher.matches(message, from: range.lowerBound),
+              let classRange = matcher.range(ofGroup: 1), let selectorRange = matcher.range(ofGroup: 3),
+              let end = matcher.matchedRange?.upperBound
+        else { return nil }
+        let spelled = String(decoding: line[selectorRange], as: UTF8.self)
+        guard let callback = CallbackNames.callback(forSelector: spelled) else { return nil }
+        let address = matcher.range(ofGroup: 2).flatMap { $0.isEmpty ? nil : String(decoding: line[$0], as: UTF8.self).lowercased() }
+        return LifecycleMessage(className: MessageParser.className(line[classRange]), address: address,
+                                callback: callback, spelled: spelled, end: end)
+    }
+
+    private static func marker(_ bytes: UnsafeRawBufferPointer.SubSequence) -> Callback? {
+        if bytes.elementsEqual(mainMarker) { return .main }
+        if bytes.starts(with: memoryWarningMarker) { return .receivedMemoryWarning }
+        return nil
+    }
+
+    /// `Module.Class` → `Class`.
+    static func className(_ bytes: UnsafeRawBufferPointer.SubSequence) -> String {
+        let lastDot = bytes.lastIndex(of: 0x2E)
+        let name = lastDot.map { bytes[($0 + 1)...] } ?? bytes
+        return String(decoding: name.isEmpty ? bytes : name, as: UTF8.self)
+    }
+
+    static func trimmed(_ line: UnsafeRawBufferPointer, _ range: Range<Int>) -> Range<Int> {
+        var lower = range.lowerBound
+        var upper = range.upperBound
+        while lower < upper, isSpace(line[lower]) { lower += 1 }
+        while upper > lower, isSpace(line[upper - 1]) { upper -= 1 }
+        return lower..<upper
+    }
+
+    @inline(__always)
+    static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+}

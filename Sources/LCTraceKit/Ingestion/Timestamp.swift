@@ -1,0 +1,121 @@
+/// Parses log timestamps by hand (no DateFormatter on the hot path) into microseconds on a common scale.
+///
+/// Accepted shapes: `2016-03-17 16:02:37.277` (any number of fraction digits, optional), the same followed by a
+/// zone `+0100`/`-05:00`/`Z`, ISO `T` separators, and syslog's `Mar 17 16:34:24` (no year: year 2000 is assumed,
+/// which keeps offsets within one log right). Times without a zone are taken as they are written.
+public enum Timestamp {
+    public static func microseconds(_ text: UnsafeRawBufferPointer) -> Int64? {
+        var scanner = ByteScanner(text)
+        if let first = scanner.peek, first >= 0x30, first <= 0x39 {
+            return parseNumericDate(&scanner)
+        }
+        return parseSyslogDate(&scanner)
+    }
+
+    public static func microseconds(_ text: String) -> Int64? {
+        var text = text
+        return text.withUTF8 { microseconds(UnsafeRawBufferPointer($0)) }
+    }
+
+    private static func parseNumericDate(_ s: inout ByteScanner) -> Int64? {
+        guard let year = s.digits(exactly: 4), s.skip(0x2D), let month = s.digits(exactly: 2), s.skip(0x2D),
+              let day = s.digits(exactly: 2), s.skip(0x20) || s.skip(0x54)
+        else { return nil }
+        guard var micros = parseClock(&s) else { return nil }
+        micros += daysFromCivil(year: year, month: month, day: day) * 86_400_000_000
+        // Optional zone.
+        if s.skip(0x5A) { return micros }
+        if let sign = s.peek, sign == 0x2B || sign == 0x2D {
+            s.advance()
+            guard let hours = s.digits(exactly: 2) else { return micros }
+            _ = s.skip(0x3A)
+            let minutes = s.digits(exactly: 2) ?? 0
+            let offset = Int64(hours * 3600 + minutes * 60) * 1_000_000
+            micros += sign == 0x2B ? -offset : offset
+        }
+        return micros
+    }
+
+    private static let months: [[UInt8]] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"].map { Array($0.utf8) }
+
+    private static func parseSyslogDate(_ s: inout ByteScanner) -> Int64? {
+        guard let name = s.take(3), let month = months.firstIndex(where: { $0.elementsEqual(name) }), s.skip(0x20) else { return nil }
+        _ = s.skip(0x20)  // day padded with a space: "Mar  7"
+        guard let day = s.digits(upTo: 2), s.skip(0x20), let clock = parseClock(&s) else { return nil }
+        return daysFromCivil(year: 2000, month: month + 1, day: day) * 86_400_000_000 + clock
+    }
+
+    /// `HH:MM:SS[.fraction]` → microseconds since midnight.
+    private static func parseClock(_ s: inout ByteScanner) -> Int64? {
+        guard let hour = s.digits(exactly: 2), s.skip(0x3A), let minute = s.digits(exactly: 2), s.skip(0x3A),
+              let second = s.digits(exactly: 2)
+        else { return nil }
+        var micros = Int64(hour * 3600 + minute * 60 + second) * 1_000_000
+        if s.skip(0x2E) || s.skip(0x2C) {
+            var scale: Int64 = 100_000
+            while let digit = s.peek, digit >= 0x30, digit <= 0x39 {
+                micros += Int64(digit - 0x30) * scale
+                scale /= 10
+                s.advance()
+            }
+        }
+        return micros
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int64 {
+        let y = Int64(month <= 2 ? year - 1 : year)
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let m = Int64(month)
+        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + Int64(day) - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+}
+
+/// A cursor over bytes for the hand-written parsers.
+struct ByteScanner {
+    let bytes: UnsafeRawBufferPointer
+    var index = 0
+
+    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
+    mutating func advance() { index += 1 }
+
+    mutating func skip(_ byte: UInt8) -> Bool {
+        guard peek == byte else { return false }
+        index += 1
+        return true
+    }
+
+    mutating func take(_ count: Int) -> UnsafeRawBufferPointer.SubSequence? {
+        guard index + count <= bytes.count else { return nil }
+        defer { index += count }
+        return bytes[index..<index + count]
+    }
+
+    mutating func digits(exactly count: Int) -> Int? {
+        guard index + count <= bytes.count else { return nil }
+        var value = 0
+        for offset in 0..<count {
+            let digit = bytes[index + offset]
+            guard digit >= 0x30, digit <= 0x39 else { return nil }
+            value = value * 10 + Int(digit - 0x30)
+        }
+        index += count
+        return value
+    }
+
+    mutating func digits(upTo count: Int) -> Int? {
+        var value = 0
+        var taken = 0
+        while taken < count, let digit = peek, digit >= 0x30, digit <= 0x39 {
+            value = value * 10 + Int(digit - 0x30)
+            taken += 1
+            advance()
+        }
+        return taken > 0 ? value : nil
+    }
+}

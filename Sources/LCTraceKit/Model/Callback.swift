@@ -1,0 +1,100 @@
+/// A lifecycle callback, intent or marker in its canonical form: the Objective-C selector with the
+/// trailing colon dropped (lifecycle-ground-truth §10). `CallbackNames` maps every spelling to one of these.
+public enum Callback: String, Sendable, CaseIterable, Codable {
+    // View controller
+    case initialize = "init"
+    case loadView
+    case viewDidLoad
+    case viewWillAppear
+    case viewIsAppearing
+    case viewDidAppear
+    case viewWillDisappear
+    case viewDidDisappear
+    case viewWillLayoutSubviews
+    case viewDidLayoutSubviews
+    case didReceiveMemoryWarning
+    case viewWillUnload
+    case viewDidUnload
+    case willMoveToParentViewController
+    case didMoveToParentViewController
+    case beginAppearanceTransition = "beginAppearanceTransition:animated"
+    case endAppearanceTransition
+    case dealloc
+
+    // App delegate
+    case willFinishLaunching = "application:willFinishLaunchingWithOptions"
+    case didFinishLaunching = "application:didFinishLaunchingWithOptions"
+    case applicationDidBecomeActive
+    case applicationWillResignActive
+    case applicationDidEnterBackground
+    case applicationWillEnterForeground
+    case applicationWillTerminate
+    case applicationDidReceiveMemoryWarning
+    case configurationForConnecting = "application:configurationForConnectingSceneSession:options"
+    case didDiscardSceneSessions = "application:didDiscardSceneSessions"
+
+    // Scene delegate
+    case sceneWillConnect = "scene:willConnectToSession:options"
+    case sceneWillEnterForeground
+    case sceneDidBecomeActive
+    case sceneWillResignActive
+    case sceneDidEnterBackground
+    case sceneDidDisconnect
+
+    // Intents: a logged navigation call declares the kind of the transition that follows.
+    case pushViewController = "pushViewController:animated"
+    case popViewController = "popViewControllerAnimated"
+    case popToRootViewController = "popToRootViewControllerAnimated"
+    case popToViewController = "popToViewController:animated"
+    case presentViewController = "presentViewController:animated:completion"
+    case dismissViewController = "dismissViewControllerAnimated:completion"
+
+    // Markers that are not callbacks of a class.
+    case main = "main()"
+    case receivedMemoryWarning = "Received memory warning."
+
+    public enum Family: Sendable {
+        case controller, application, scene, intent, marker
+    }
+
+    public var family: Family {
+        switch self {
+        case .initialize, .loadView, .viewDidLoad, .viewWillAppear, .viewIsAppearing, .viewDidAppear,
+             .viewWillDisappear, .viewDidDisappear, .viewWillLayoutSubviews, .viewDidLayoutSubviews,
+             .didReceiveMemoryWarning, .viewWillUnload, .viewDidUnload, .willMoveToParentViewController,
+             .didMoveToParentViewController, .beginAppearanceTransition, .endAppearanceTransition, .dealloc:
+            return .controller
+        case .willFinishLaunching, .didFinishLaunching, .applicationDidBecomeActive, .applicationWillResignActive,
+             .applicationDidEnterBackground, .applicationWillEnterForeground, .applicationWillTerminate,
+             .applicationDidReceiveMemoryWarning, .configurationForConnecting, .didDiscardSceneSessions:
+            return .application
+        case .sceneWillConnect, .sceneWillEnterForeground, .sceneDidBecomeActive, .sceneWillResignActive,
+             .sceneDidEnterBackground, .sceneDidDisconnect:
+            return .scene
+        case .pushViewController, .popViewController, .popToRootViewController, .popToViewController,
+             .presentViewController, .dismissViewController:
+            return .intent
+        case .main, .receivedMemoryWarning:
+            return .marker
+        }
+    }
+
+    /// The transition kind a logged navigation call declares, for intent callbacks.
+    public var declaredKind: TransitionKind? {
+        switch self {
+        case .pushViewController: return .push
+        case .popViewController, .popToRootViewController, .popToViewController: return .pop
+        case .presentViewController: return .present
+        case .dismissViewController: return .dismiss
+        default: return nil
+        }
+    }
+
+    /// The four callbacks that bracket an appearance change; transitions are built from these.
+    public var isAppearanceCallback: Bool {
+        switch self {
+        case .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear: return true
+        default: return false
+        }
+    }
+}
