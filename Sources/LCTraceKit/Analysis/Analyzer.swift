@@ -1,0 +1,223 @@
+import PCRE2
+
+/// How the line format of each input is chosen.
+public enum LineFormatChoice: Sendable {
+    /// Detected per input from its first lines.
+    case automatic
+    /// Forced (`--line-format NAME` or `--pattern REGEX`).
+    case fixed(LineFormat)
+}
+
+public struct AnalysisOptions: Sendable {
+    public var lineFormat: LineFormatChoice = .automatic
+    /// Keep every event on the timelines (off for `--no-events`: counts, transitions and findings only).
+    public var keepEvents = true
+    public var maxLineBytes = LineReader.defaultMaxLineBytes
+    public var limits = PCRE2Limits()
+
+    public init() {}
+}
+
+/// Drives the whole pipeline for a run: reads each input, recognises its lines, splits them into sessions,
+/// analyses each session and hands everything to a `ReportSink`. Memory stays bounded by the largest session.
+public final class Analyzer {
+    public let options: AnalysisOptions
+    private let sink: any ReportSink
+    private let messages: MessageParser
+    private let detector = LineFormatDetector()
+    private let fixedParser: LineHeaderParser?
+    private var summary = RunSummary()
+    private var sessionCount = 0
+
+    /// Throws when a forced pattern does not compile.
+    public init(options: AnalysisOptions, sink: any ReportSink) throws(PCRE2CompileError) {
+        self.options = options
+        self.sink = sink
+        self.messages = MessageParser(limits: options.limits)
+        if case .fixed(let format) = options.lineFormat {
+            fixedParser = try LineHeaderParser(format: format, limits: options.limits)
+        } else {
+            fixedParser = nil
+        }
+    }
+
+    /// Analyses one input to its end.
+    public func analyze(_ source: InputSource) throws {
+        let fd = try source.openDescriptor()
+        defer { if fd != 0 { _ = closeDescriptor(fd) } }
+        try analyze(fileDescriptor: fd, name: source.name)
+    }
+
+    /// Analyses an already open descriptor (a file, a pipe, standard input).
+    public func analyze(fileDescriptor fd: Int32, name: String) throws {
+        sink.beginInput(name)
+        let run = InputRun(analyzer: self, name: name, parser: fixedParser)
+        let reader = LineReader(fileDescriptor: fd, maxLineBytes: options.maxLineBytes)
+        try reader.forEachLine { line, truncated in run.take(line, truncated: truncated) }
+        run.finish()
+        run.summary.bytes = reader.bytesRead
+        summary.inputs.append(run.summary)
+        sink.endInput(run.summary)
+    }
+
+    /// Ends the run and returns its totals.
+    @discardableResult
+    public func finish() -> RunSummary {
+        sink.finish(summary)
+        return summary
+    }
+
+    // MARK: Shared by the inputs
+
+    fileprivate func newSession(input: String, line: Int, process: String?, pid: Int?) -> SessionAnalyzer {
+        sessionCount += 1
+        return SessionAnalyzer(index: sessionCount, input: input, firstLine: line, process: process, pid: pid,
+                               keepEvents: options.keepEvents) { [weak self] finding in
+            self?.summary.findings[finding.severity, default: 0] += 1
+            self?.sink.finding(finding)
+        }
+    }
+
+    fileprivate func closeSession(_ session: SessionAnalyzer) {
+        let report = session.close()
+        summary.sessions += 1
+        summary.controllers += report.controllers.count
+        summary.transitions += report.transitions.count
+        sink.sessionClosed(report)
+    }
+
+    fileprivate var messageParser: MessageParser { messages }
+    fileprivate var formatDetector: LineFormatDetector { detector }
+}
+
+/// The state of one input being read: its format, its line count, its open session.
+private final class InputRun {
+    unowned let analyzer: Analyzer
+    let name: String
+    var summary: InputSummary
+    var parser: LineHeaderParser?
+    var lineNumber = 0
+    var session: SessionAnalyzer?
+    /// Lines held back until the format is known (automatic detection only).
+    var pending: [(bytes: [UInt8], truncated: Bool)] = []
+    var pendingNonBlank = 0
+
+    init(analyzer: Analyzer, name: String, parser: LineHeaderParser?) {
+        self.analyzer = analyzer
+        self.name = name
+        self.parser = parser
+        self.summary = InputSummary(name: name, format: parser?.format.name ?? "auto")
+    }
+
+    func take(_ line: UnsafeRawBufferPointer, truncated: Bool) {
+        if parser != nil {
+            lineNumber += 1
+            process(line, truncated: truncated)
+            return
+        }
+        pending.append((Array(line), truncated))
+        if !isBlank(line) {
+            pendingNonBlank += 1
+            if let format = analyzer.formatDetector.format(of: line) {
+                lock(format)
+            } else if pendingNonBlank >= LineFormatDetector.linesToInspect {
+                lock(.bare)
+            }
+        }
+    }
+
+    func finish() {
+        if parser == nil { lock(.bare) }
+        if let session { analyzer.closeSession(session) }
+        session = nil
+    }
+
+    private func lock(_ format: LineFormat) {
+        // Built-in formats always compile.
+        parser = try! LineHeaderParser(format: format, limits: analyzer.options.limits)
+        summary.format = format.name
+        let held = pending
+        pending = []
+        for (bytes, truncated) in held {
+            lineNumber += 1
+            bytes.withUnsafeBytes { process($0, truncated: truncated) }
+        }
+    }
+
+    private func process(_ line: UnsafeRawBufferPointer, truncated: Bool) {
+        summary.lines += 1
+        if truncated { summary.truncatedLines += 1 }
+        if isBlank(line) {
+            summary.skipped[.blank, default: 0] += 1
+            return
+        }
+        do {
+            guard try parseRecord(line, from: 0) else {
+                summary.skipped[.unrecognized, default: 0] += 1
+                return
+            }
+            summary.parsedLines += 1
+        } catch {
+            summary.skipped[.regexLimit, default: 0] += 1
+        }
+    }
+
+    /// Parses the record starting at `start`; returns false when it is not in the input's format.
+    private func parseRecord(_ line: UnsafeRawBufferPointer, from start: Int) throws -> Bool {
+        guard let parser, let header = try parser.parse(line, from: start) else { return false }
+        guard let message = try analyzer.messageParser.parse(line, message: header.message) else { return true }
+        // A second record glued to this one (a lost newline): cut this message where the recognised text ends.
+        let rest = MessageParser.trimmed(line, message.end..<header.message.upperBound)
+        let glued = !rest.isEmpty && parser.headerStarts(in: line, at: rest.lowerBound)
+        handle(message, header: header, line: line)
+        if glued, try parseRecord(line, from: rest.lowerBound) {
+            summary.gluedRecords += 1
+        }
+        return true
+    }
+
+    private func handle(_ message: LifecycleMessage, header: LineHeader, line: UnsafeRawBufferPointer) {
+        summary.events += 1
+        let pid = header.pid.flatMap { Int(decoding: line[$0]) }
+        let timeText = header.time.map { String(decoding: line[$0], as: UTF8.self) }
+        let micros = header.time.flatMap { Timestamp.microseconds(UnsafeRawBufferPointer(rebasing: line[$0])) }
+        if needsNewSession(for: message, pid: pid) {
+            if let session { analyzer.closeSession(session) }
+            let process = header.process.map { String(decoding: line[$0], as: UTF8.self) }
+            session = analyzer.newSession(input: name, line: lineNumber, process: process, pid: pid)
+        }
+        session?.handle(LifecycleEvent(line: lineNumber, micros: micros, timeText: timeText, message: message))
+    }
+
+    /// `main()` or a change of process id starts a new app launch; so does a second
+    /// didFinishLaunching when the format has no process id to tell launches apart.
+    private func needsNewSession(for message: LifecycleMessage, pid: Int?) -> Bool {
+        guard let session else { return true }
+        if message.callback == .main { return session.eventCount > 0 }
+        if let pid, let current = session.pid { return pid != current }
+        if pid == nil, message.callback == .didFinishLaunching { return session.sawFinishLaunching }
+        return false
+    }
+
+    private func isBlank(_ line: UnsafeRawBufferPointer) -> Bool {
+        line.allSatisfy { $0 == 0x20 || $0 == 0x09 }
+    }
+}
+
+extension Int {
+    /// Parses ASCII decimal digits.
+    init?(decoding bytes: UnsafeRawBufferPointer.SubSequence) {
+        guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
+        var value = 0
+        for byte in bytes {
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            value = value * 10 + Int(byte - 0x30)
+        }
+        self = value
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+private func closeDescriptor(_ fd: Int32) -> Int32 { Glibc.close(fd) }
+#endif

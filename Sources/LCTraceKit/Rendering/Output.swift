@@ -1,0 +1,41 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where a renderer writes: a buffered file descriptor (standard output) or memory (tests).
+public final class Output: TextOutputStream {
+    private let fd: Int32?
+    private var buffer: [UInt8] = []
+    /// Everything written, when writing to memory.
+    public private(set) var text = ""
+
+    /// Buffered writes to a file descriptor, flushed at 64 KiB and on `flush()`.
+    public init(fileDescriptor: Int32) {
+        fd = fileDescriptor
+        buffer.reserveCapacity(1 << 16)
+    }
+
+    /// Collects everything in `text`.
+    public init() { fd = nil }
+
+    public func write(_ string: String) {
+        guard fd != nil else { text += string; return }
+        buffer.append(contentsOf: string.utf8)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    public func flush() {
+        guard let fd, !buffer.isEmpty else { return }
+        buffer.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 { if errno == EINTR { continue } else { break } }
+                offset += written
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    deinit { flush() }
+}

@@ -1,0 +1,129 @@
+/// ANSI styling, applied only when colour is on.
+public struct TextStyle: Sendable {
+    public let enabled: Bool
+    public init(enabled: Bool) { self.enabled = enabled }
+
+    func apply(_ code: String, _ text: String) -> String { enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+    func bold(_ text: String) -> String { apply("1", text) }
+    func dim(_ text: String) -> String { apply("2", text) }
+    func severity(_ severity: Severity, _ text: String) -> String {
+        switch severity {
+        case .error: return apply("1;31", text)
+        case .warning: return apply("1;33", text)
+        case .info: return apply("1;36", text)
+        }
+    }
+}
+
+/// `--format text`: per session, the timeline of each controller, the transitions with their durations and the
+/// findings in the `input:line: severity: [rule] message` shape editors understand; then a summary line.
+public final class TextRenderer: ReportSink {
+    private let output: Output
+    private let style: TextStyle
+    private let includeEvents: Bool
+
+    public init(output: Output, style: TextStyle, includeEvents: Bool) {
+        self.output = output
+        self.style = style
+        self.includeEvents = includeEvents
+    }
+
+    public func beginInput(_ name: String) {}
+    public func finding(_ finding: Finding) {}
+    public func endInput(_ summary: InputSummary) {}
+
+    public func sessionClosed(_ session: SessionReport) {
+        var header = "Session \(session.index) · \(session.input)"
+        if let process = session.process { header += " · \(process)" + (session.pid.map { "[\($0)]" } ?? "") }
+        header += " · lines \(session.startLine)–\(session.endLine)"
+        if let duration = session.durationMs { header += " · \(TextRenderer.duration(duration))" }
+        output.write(style.bold(header) + "\n")
+
+        if session.app.eventCount > 0 {
+            output.write("  " + style.bold("App") + style.dim("  \(session.app.eventCount) events, ends \(session.app.finalPhase.rawValue)") + "\n")
+            if includeEvents { session.app.events.forEach(writeEvent) }
+        }
+        for controller in session.controllers {
+            var facts = ["\(controller.eventCount) events", "ends \(controller.finalPhase.rawValue)"]
+            if let load = controller.loadToFirstAppearMs { facts.append("viewDidLoad→viewDidAppear \(TextRenderer.duration(load))") }
+            let onScreen = controller.appearances.compactMap(\.durationMs)
+            if !onScreen.isEmpty { facts.append("on screen " + onScreen.map(TextRenderer.duration).joined(separator: ", ")) }
+            output.write("  " + style.bold(controller.id) + style.dim("  " + facts.joined(separator: ", ")) + "\n")
+            if includeEvents { controller.events.forEach(writeEvent) }
+        }
+        if !session.transitions.isEmpty {
+            output.write("  " + style.bold("Transitions") + "\n")
+            let width = session.transitions.map(\.kind.rawValue.count).max() ?? 0
+            for transition in session.transitions {
+                let kind = transition.kind.rawValue.rightPadded(to: width)
+                let parties: String
+                switch transition.kind {
+                case .appear: parties = "→ " + transition.controllers.joined(separator: ", ")
+                case .disappear: parties = transition.controllers.joined(separator: ", ") + " →"
+                case .compound, .incomplete: parties = transition.controllers.joined(separator: ", ")
+                default: parties = "\(transition.from ?? "?") → \(transition.to ?? "?")"
+                }
+                var line = "    \(kind)  \(parties)" + style.dim("  lines \(transition.startLine)–\(transition.endLine)")
+                if let duration = transition.durationMs { line += style.dim(", \(TextRenderer.duration(duration))") }
+                if let declared = transition.declared { line += style.dim(", declared \(declared.rawValue) at line \(transition.declaredLine ?? 0)") }
+                output.write(line + "\n")
+            }
+        }
+        if !session.findings.isEmpty {
+            output.write("  " + style.bold("Findings") + "\n")
+            for finding in session.findings { output.write("    " + formatFinding(finding) + "\n") }
+        }
+        output.write("\n")
+    }
+
+    public func finish(_ summary: RunSummary) {
+        func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
+        var parts = ["\(plural(summary.lines, "line")) (\(summary.parsedLines) parsed, \(summary.skippedLines) skipped"
+                     + (summary.truncatedLines > 0 ? ", \(summary.truncatedLines) truncated" : "") + ")"]
+        parts.append(plural(summary.events, "event"))
+        parts.append(plural(summary.sessions, "session"))
+        parts.append(plural(summary.controllers, "controller"))
+        parts.append(plural(summary.transitions, "transition"))
+        let counts = [Severity.error, .warning, .info].map { severity in
+            let text = plural(summary.findings(severity), severity.rawValue)
+            return summary.findings(severity) > 0 ? style.severity(severity, text) : text
+        }
+        output.write(style.bold("Summary:") + " " + parts.joined(separator: ", ") + "; " + counts.joined(separator: ", ") + "\n")
+        output.flush()
+    }
+
+    /// `input:line: severity: [rule] message`
+    public func formatFinding(_ finding: Finding) -> String {
+        "\(finding.input):\(finding.line): " + style.severity(finding.severity, "\(finding.severity.rawValue):")
+            + " [\(finding.rule.rawValue)] \(finding.message)"
+    }
+
+    private func writeEvent(_ event: EventRecord) {
+        let offset = event.offsetMs.map { "+" + TextRenderer.seconds($0) } ?? ""
+        output.write("    " + offset.leftPadded(to: 10) + "  " + event.spelled + style.dim("  line \(event.line)") + "\n")
+    }
+
+    static func seconds(_ ms: Double) -> String {
+        let value = (ms / 1000 * 1000).rounded() / 1000
+        var text = String(value)
+        if let dot = text.firstIndex(of: ".") {
+            let decimals = text.distance(from: dot, to: text.endIndex) - 1
+            if decimals < 3 { text += String(repeating: "0", count: 3 - decimals) }
+        }
+        return text + " s"
+    }
+
+    static func duration(_ ms: Double) -> String {
+        ms >= 1000 ? seconds(ms) : JSONValue.format(ms) + " ms"
+    }
+}
+
+extension String {
+    func rightPadded(to width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

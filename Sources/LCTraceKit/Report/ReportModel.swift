@@ -1,0 +1,138 @@
+/// The report: what every renderer prints, built once by the analysis.
+
+/// One callback on a timeline.
+public struct EventRecord: Sendable, Equatable {
+    public var line: Int
+    /// The timestamp as written in the log, when the format has one.
+    public var time: String?
+    /// Milliseconds since the session's first timestamp.
+    public var offsetMs: Double?
+    public var callback: Callback
+    /// The name exactly as logged.
+    public var spelled: String
+}
+
+/// One stretch on screen: viewDidAppear → viewDidDisappear.
+public struct AppearanceSpan: Sendable, Equatable {
+    public var appearedLine: Int
+    public var disappearedLine: Int?
+    public var durationMs: Double?
+}
+
+/// One view-controller instance in one session.
+public struct ControllerReport: Sendable, Equatable {
+    /// A name unique in its session: `Class`, `Class#2` for a later instance, `Class@0x…` when addressed.
+    public var id: String
+    public var className: String
+    public var address: String?
+    public var firstLine: Int
+    public var lastLine: Int
+    public var eventCount: Int
+    /// Empty when events are not kept (`--no-events`).
+    public var events: [EventRecord]
+    /// viewDidLoad → first viewDidAppear.
+    public var loadToFirstAppearMs: Double?
+    public var appearances: [AppearanceSpan]
+    public var finalPhase: ControllerPhase
+}
+
+/// A change of screen between controllers.
+public struct TransitionReport: Sendable, Equatable {
+    public var kind: TransitionKind
+    /// The kind a logged push/pop/present/dismiss call declared, when one did.
+    public var declared: TransitionKind?
+    public var declaredLine: Int?
+    /// The outgoing controller (A), when there is one.
+    public var from: String?
+    /// The incoming controller (B), when there is one.
+    public var to: String?
+    /// Every controller that took part, in order of first callback.
+    public var controllers: [String]
+    public var startLine: Int
+    public var endLine: Int
+    public var startTime: String?
+    public var durationMs: Double?
+}
+
+/// The app delegate's callbacks in one session.
+public struct AppReport: Sendable, Equatable {
+    public var events: [EventRecord]
+    public var eventCount: Int
+    public var finalPhase: AppPhase
+}
+
+/// One app launch: from `main()` (or the first event, or a change of process id) to the next.
+public struct SessionReport: Sendable, Equatable {
+    public var index: Int
+    public var input: String
+    public var process: String?
+    public var pid: Int?
+    public var startLine: Int
+    public var endLine: Int
+    public var startTime: String?
+    public var endTime: String?
+    public var durationMs: Double?
+    public var app: AppReport
+    public var controllers: [ControllerReport]
+    public var transitions: [TransitionReport]
+    public var findings: [Finding]
+}
+
+/// Why a line was not parsed.
+public enum SkipReason: String, Sendable, CaseIterable, Codable {
+    /// Empty or only white space.
+    case blank
+    /// Not in the input's line format (a stray line, a continuation of a multi-line message).
+    case unrecognized
+    /// PCRE2 gave up on it (a match or depth limit).
+    case regexLimit = "regex-limit"
+}
+
+/// What happened to the lines of one input.
+public struct InputSummary: Sendable, Equatable {
+    public var name: String
+    public var format: String
+    public var bytes: Int = 0
+    public var lines: Int = 0
+    /// Lines in the format (lifecycle or not).
+    public var parsedLines: Int = 0
+    public var skipped: [SkipReason: Int] = [:]
+    /// Lines cut at the line-length cap (they are still parsed).
+    public var truncatedLines: Int = 0
+    /// Extra records found glued to the end of another line (a missing newline).
+    public var gluedRecords: Int = 0
+    public var events: Int = 0
+
+    public var skippedLines: Int { skipped.values.reduce(0, +) }
+}
+
+/// Totals over the whole run.
+public struct RunSummary: Sendable, Equatable {
+    public var inputs: [InputSummary] = []
+    public var sessions = 0
+    public var controllers = 0
+    public var transitions = 0
+    public var findings: [Severity: Int] = [:]
+
+    public var lines: Int { inputs.reduce(0) { $0 + $1.lines } }
+    public var parsedLines: Int { inputs.reduce(0) { $0 + $1.parsedLines } }
+    public var skippedLines: Int { inputs.reduce(0) { $0 + $1.skippedLines } }
+    public var truncatedLines: Int { inputs.reduce(0) { $0 + $1.truncatedLines } }
+    public var events: Int { inputs.reduce(0) { $0 + $1.events } }
+    public func skipped(_ reason: SkipReason) -> Int { inputs.reduce(0) { $0 + ($1.skipped[reason] ?? 0) } }
+    public func findings(_ severity: Severity) -> Int { findings[severity] ?? 0 }
+}
+
+/// Receives the analysis as it happens. Renderers implement this, as ripgrep's printers implement its Sink.
+public protocol ReportSink: AnyObject {
+    /// An input is about to be read.
+    func beginInput(_ name: String)
+    /// A finding, as soon as it is decided.
+    func finding(_ finding: Finding)
+    /// A session ended (the next one began, or its input ended); its report is final.
+    func sessionClosed(_ session: SessionReport)
+    /// An input was read to its end.
+    func endInput(_ summary: InputSummary)
+    /// The run is over.
+    func finish(_ summary: RunSummary)
+}
