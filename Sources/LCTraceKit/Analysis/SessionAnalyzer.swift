@@ -20,6 +20,9 @@ struct ControllerState {
     var appearanceWithoutLoad: (line: Int, callback: Callback)?
     var loadMicros: Int64?
     var appearedMicros: Int64?
+    /// The instance's first callback in the log, and the line of its first appearance callback.
+    var firstCallback: Callback?
+    var firstAppearanceLine: Int?
 }
 
 /// Analyses one session: the app-delegate automaton, one automaton per controller instance, and transitions.
@@ -43,7 +46,12 @@ final class SessionAnalyzer {
     private var controllers: [ControllerState] = []
     /// Controller key (address, or class name when no address is logged) → instance indices, oldest first.
     private var instancesByKey: [String: [Int]] = [:]
-    private var transitions = TransitionTracker()
+    private lazy var transitions = TransitionTracker { [unowned self] index, line in
+        let state = self.controllers[index]
+        if let appeared = state.firstAppearanceLine, appeared < line { return false }
+        let creation: Set<Callback> = [.initialize, .loadView, .viewDidLoad]
+        return state.report.firstLine >= line || state.firstCallback.map(creation.contains) == true
+    }
     private var transitionReports: [TransitionReport] = []
     private var findings: [Finding] = []
     private(set) var sawFinishLaunching = false
@@ -207,6 +215,8 @@ final class SessionAnalyzer {
     private func update(_ index: Int, with event: LifecycleEvent, flagged: Bool) {
         let callback = event.message.callback
         var state = controllers[index]
+        if state.firstCallback == nil { state.firstCallback = callback }
+        if callback.isAppearanceCallback, state.firstAppearanceLine == nil { state.firstAppearanceLine = event.line }
         state.report.eventCount += 1
         state.report.lastLine = event.line
         if keepEvents { state.report.events.append(record(event)) }

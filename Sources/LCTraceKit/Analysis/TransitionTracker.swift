@@ -35,6 +35,14 @@ struct TransitionTracker {
         var hasBothRoles: Bool { roles.values.contains(.outgoing) && roles.values.contains(.incoming) }
     }
 
+    /// Whether a controller is new at a given line: it has not appeared before it and its life began with its
+    /// view loading (or begins in this transition). Used for the direction when the history cannot tell.
+    let isNew: (_ controller: Int, _ line: Int) -> Bool
+
+    init(isNew: @escaping (_ controller: Int, _ line: Int) -> Bool) {
+        self.isNew = isNew
+    }
+
     private var open: Open?
     private var pendingIntent: (kind: TransitionKind, line: Int)?
     /// Forward transitions not yet undone: (outgoing, incoming), oldest first.
@@ -96,6 +104,8 @@ struct TransitionTracker {
     private mutating func close(names: (Int) -> String, issues: inout [TransitionIssue], reports: inout [TransitionReport]) {
         guard let current = open else { return }
         open = nil
+        // Only `did` callbacks: the transition began before the log did; there is nothing to classify.
+        guard current.steps.contains(where: { $0.callback == .viewWillAppear || $0.callback == .viewWillDisappear }) else { return }
         let outgoing = current.order.filter { current.roles[$0] == .outgoing }
         let incoming = current.order.filter { current.roles[$0] == .incoming }
         let kind: TransitionKind
@@ -149,7 +159,7 @@ struct TransitionTracker {
             } else if matches.count == 1 {
                 kind = matches[0].kind
             } else {
-                let returning = isReturn(from: from, to: to)
+                let returning = isReturn(from: from, to: to, at: current.steps[0].line)
                 kind = (matches.first { $0.direction == (returning ? .backward : .forward) } ?? matches[0]).kind
             }
         }
@@ -157,9 +167,12 @@ struct TransitionTracker {
         return kind
     }
 
-    /// Whether `to` is a controller the history went forward from, and `from` the latest one shown.
-    private func isReturn(from: Int, to: Int) -> Bool {
-        history.last?.to == from && history.contains { $0.from == to }
+    /// Whether the transition goes back: `to` is a controller the history went forward from and `from` the
+    /// latest one shown; or, when the history does not know them, `to` is not a new controller.
+    private func isReturn(from: Int, to: Int, at line: Int) -> Bool {
+        if history.last?.to == from && history.contains(where: { $0.from == to }) { return true }
+        if history.contains(where: { $0.from == to || $0.to == to || $0.to == from }) { return false }
+        return !isNew(to, line)
     }
 
     private mutating func record(_ kind: TransitionKind, from: Int, to: Int) {
