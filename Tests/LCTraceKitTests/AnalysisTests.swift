@@ -1,0 +1,271 @@
+import Testing
+@testable import LCTraceKit
+
+@Suite struct SeedTraceTests {
+    @Test(arguments: ["seed-launch-background-kill.log", "seed-push-pop.log", "seed-present-dismiss.log", "seed-memory-warning.log"])
+    func seedTracesAreSilent(_ name: String) throws {
+        let result = try analyze(sample: name)
+        #expect(result.findings.isEmpty, "\(result.findings.map(\.message))")
+        #expect(result.summary?.skippedLines == 0)
+        #expect(result.sessions.count == 1)
+    }
+
+    @Test func pushAndPop() throws {
+        let session = try #require(try analyze(sample: "seed-push-pop.log").sessions.first)
+        #expect(session.transitions.map(\.kind) == [.appear, .push, .pop])
+        #expect(session.transitions[1].from == "ViewController")
+        #expect(session.transitions[1].to == "SecondViewController")
+        #expect(session.transitions[1].durationMs == 510)
+        #expect(session.controllers.map(\.id) == ["ViewController", "SecondViewController"])
+        #expect(session.controllers[0].loadToFirstAppearMs == 11)
+        #expect(session.process == "LifeCycle")
+        #expect(session.pid == 2044)
+    }
+
+    @Test func presentAndDismissWithAGluedLine() throws {
+        let result = try analyze(sample: "seed-present-dismiss.log")
+        let session = try #require(result.sessions.first)
+        #expect(session.transitions.map(\.kind) == [.present, .dismiss])
+        #expect(result.inputs.first?.gluedRecords == 1)
+        #expect(result.inputs.first?.events == 10)
+        #expect(session.controllers[1].events.last?.line == 9)
+        #expect(session.controllers[1].events.last?.callback == .viewDidDisappear)
+    }
+
+    @Test func memoryWarningReloadIsLegalAndAPop() throws {
+        let session = try #require(try analyze(sample: "seed-memory-warning.log").sessions.first)
+        #expect(session.transitions.map(\.kind) == [.pop])
+        #expect(session.controllers.first { $0.id == "ViewController" }?.events.map(\.callback)
+                == [.didReceiveMemoryWarning, .viewDidLoad, .viewWillAppear, .viewDidAppear])
+    }
+
+    @Test func launchBackgroundKill() throws {
+        let session = try #require(try analyze(sample: "seed-launch-background-kill.log").sessions.first)
+        #expect(session.app.finalPhase == .terminated)
+        #expect(session.transitions.map(\.kind) == [.appear, .disappear])
+        #expect(session.app.events.first?.callback == .main)
+    }
+}
+
+@Suite struct RuleSampleTests {
+    /// Each rule's sample triggers exactly that rule, once, at the line given.
+    static let cases: [(Rule, Int, Severity)] = [
+        (.didAppearWithoutWillAppear, 6, .error),
+        (.didDisappearWithoutWillDisappear, 4, .error),
+        (.didAppearTwice, 4, .warning),
+        (.unbalancedWillCallback, 3, .warning),
+        (.isAppearingOutsideAppearance, 5, .error),
+        (.appearanceBeforeViewDidLoad, 2, .error),
+        (.viewLoadedTwice, 4, .error),
+        (.callbackAfterDealloc, 7, .error),
+        (.backgroundWithoutResignActive, 4, .error),
+        (.activeFromBackgroundWithoutForeground, 6, .error),
+        (.transitionOrder, 8, .warning),
+        (.transitionUnrecognized, 8, .warning),
+    ]
+
+    @Test func everyRuleHasASample() {
+        #expect(Set(Self.cases.map(\.0)) == Set(Rule.allCases))
+    }
+
+    @Test(arguments: Self.cases)
+    func ruleFiresOnItsSample(_ rule: Rule, line: Int, severity: Severity) throws {
+        let result = try analyze(sample: "\(rule.rawValue).log")
+        #expect(result.findings.map(\.rule) == [rule])
+        #expect(result.findings.first?.line == line)
+        #expect(result.findings.first?.severity == severity)
+        #expect(result.findings.first?.input.hasSuffix("\(rule.rawValue).log") == true)
+    }
+}
+
+@Suite struct SessionTests {
+    @Test func mainAndPidChangesStartSessions() throws {
+        let text = """
+        2016-03-17 16:02:36.940 LifeCycle[2148:117099]  main()
+        2016-03-17 16:02:37.329 LifeCycle[2148:117099]  ViewController    >>>>    viewDidLoad
+        2016-03-17 16:05:00.000 LifeCycle[2200:120000]  ViewController    >>>>    viewDidLoad
+        2016-03-17 16:06:00.000 LifeCycle[2200:120000]  main()
+        2016-03-17 16:06:00.100 LifeCycle[2200:120000]  ViewController    >>>>    viewDidLoad
+        """
+        let result = try analyze(text: text)
+        #expect(result.sessions.map(\.pid) == [2148, 2200, 2200])
+        #expect(result.sessions.map(\.startLine) == [1, 3, 4])
+        #expect(result.sessions.map(\.index) == [1, 2, 3])
+        #expect(result.findings.isEmpty)
+    }
+
+    @Test func bareLogsSplitOnASecondLaunch() throws {
+        let text = """
+        AppDelegate application(_:didFinishLaunchingWithOptions:)
+        ViewController viewDidLoad()
+        AppDelegate application(_:didFinishLaunchingWithOptions:)
+        ViewController viewDidLoad()
+        """
+        let result = try analyze(text: text)
+        #expect(result.inputs.first?.format == "bare")
+        #expect(result.sessions.count == 2)
+        #expect(result.findings.isEmpty)
+    }
+
+    @Test func severalInputsKeepTheirNamesAndLineNumbers() throws {
+        let result = try analyze(paths: [Fixtures.sample("seed-push-pop.log"), Fixtures.sample("did-appear-twice.log")])
+        #expect(result.sessions.map(\.index) == [1, 2])
+        #expect(result.sessions[1].input.hasSuffix("did-appear-twice.log"))
+        #expect(result.findings.first?.line == 4)
+        #expect(result.findings.first?.session == 2)
+        #expect(result.summary?.lines == 21)
+    }
+
+    @Test func linesOutsideTheFormatAreCountedAsSkipped() throws {
+        let text = """
+        2016-03-17 16:02:36.940 LifeCycle[2148:117099]  main()
+
+        //启动程序
+        2016-03-17 16:02:37.329 LifeCycle[2148:117099]  ViewController    >>>>    viewDidLoad
+        2016-03-17 16:02:37.330 LifeCycle[2148:117099]  Loaded 20 items
+        """
+        let summary = try #require(try analyze(text: text).summary)
+        #expect(summary.lines == 5)
+        #expect(summary.parsedLines == 3)
+        #expect(summary.skipped(.blank) == 1)
+        #expect(summary.skipped(.unrecognized) == 1)
+        #expect(summary.events == 2)
+    }
+
+    @Test func noEventsKeepsCountsOnly() throws {
+        var options = AnalysisOptions()
+        options.keepEvents = false
+        let session = try #require(try analyze(sample: "seed-push-pop.log", options: options).sessions.first)
+        #expect(session.controllers.allSatisfy { $0.events.isEmpty })
+        #expect(session.controllers.map(\.eventCount) == [7, 6])
+        #expect(session.transitions.count == 3)
+    }
+}
+
+@Suite struct ControllerAutomatonTests {
+    @Test func cancelledInteractivePopIsLegal() throws {
+        let text = """
+        A viewDidLoad()
+        A viewWillAppear(_:)
+        A viewDidAppear(_:)
+        A viewWillDisappear(_:)
+        B viewDidLoad()
+        B viewWillAppear(_:)
+        A viewDidDisappear(_:)
+        B viewDidAppear(_:)
+        B viewWillDisappear(_:)
+        A viewWillAppear(_:)
+        A viewWillDisappear(_:)
+        A viewDidDisappear(_:)
+        B viewWillAppear(_:)
+        B viewDidAppear(_:)
+        """
+        let result = try analyze(text: text)
+        #expect(result.findings.isEmpty, "\(result.findings.map(\.message))")
+        #expect(result.sessions.first?.transitions.map(\.kind) == [.appear, .push, .interactivePopCancelled])
+    }
+
+    @Test func tabSwitchAndPageScrollAreLegal() throws {
+        let text = """
+        First viewWillAppear(_:)
+        First viewDidAppear(_:)
+        Second viewWillAppear(_:)
+        First viewWillDisappear(_:)
+        First viewDidDisappear(_:)
+        Second viewDidAppear(_:)
+        Third viewWillAppear(_:)
+        Second viewWillDisappear(_:)
+        Third viewDidAppear(_:)
+        Second viewDidDisappear(_:)
+        """
+        let result = try analyze(text: text)
+        #expect(result.findings.isEmpty)
+        #expect(result.sessions.first?.transitions.map(\.kind) == [.appear, .tabSwitch, .pageScroll])
+    }
+
+    @Test func sameClassPushWithoutAddressesIsASecondInstance() throws {
+        let text = """
+        Detail viewDidLoad()
+        Detail viewWillAppear(_:)
+        Detail viewDidAppear(_:)
+        Detail viewWillDisappear(_:)
+        Detail viewDidLoad()
+        Detail viewWillAppear(_:)
+        Detail viewDidDisappear(_:)
+        Detail viewDidAppear(_:)
+        """
+        let result = try analyze(text: text)
+        #expect(result.findings.map(\.rule) == [.viewLoadedTwice])
+        #expect(result.findings.first?.severity == .warning)
+        let session = try #require(result.sessions.first)
+        #expect(session.controllers.map(\.id) == ["Detail", "Detail#2"])
+        #expect(session.transitions.last?.kind == .push)
+        #expect(session.transitions.last?.to == "Detail#2")
+    }
+
+    @Test func deallocatedAddressReusedByANewInstanceIsLegal() throws {
+        let text = """
+        <App.Detail: 0x1> viewDidLoad()
+        <App.Detail: 0x1> deinit
+        <App.Detail: 0x1> viewDidLoad()
+        <App.Detail: 0x1> viewWillAppear(_:)
+        """
+        let result = try analyze(text: text)
+        #expect(result.findings.isEmpty)
+        #expect(result.sessions.first?.controllers.map(\.id) == ["Detail@0x1", "Detail@0x1#2"])
+    }
+
+    @Test func logsThatStartLateAreNotFlagged() throws {
+        let text = """
+        Home viewWillDisappear(_:)
+        Detail viewWillAppear(_:)
+        Home viewDidDisappear(_:)
+        Detail viewDidAppear(_:)
+        """
+        let result = try analyze(text: text)
+        #expect(result.findings.isEmpty)
+    }
+
+    @Test func declaredPushThatDisappearsBeforeTheOtherAppearsIsFlagged() throws {
+        let text = """
+        Home viewDidLoad()
+        Home viewWillAppear(_:)
+        Home viewDidAppear(_:)
+        Nav pushViewController(_:animated:)
+        Home viewWillDisappear(_:)
+        Home viewDidDisappear(_:)
+        Detail viewDidLoad()
+        Detail viewWillAppear(_:)
+        Detail viewDidAppear(_:)
+        """
+        let result = try analyze(text: text)
+        #expect(result.findings.map(\.rule) == [.transitionOrder])
+        #expect(result.findings.first?.line == 6)
+        #expect(result.findings.first?.expected == "Detail viewWillAppear")
+        #expect(result.findings.first?.actual == "Home viewDidDisappear")
+    }
+
+    @Test func declaredPopAcceptsACancelledSwipe() throws {
+        let text = """
+        A viewDidLoad()
+        A viewWillAppear(_:)
+        A viewDidAppear(_:)
+        A viewWillDisappear(_:)
+        B viewDidLoad()
+        B viewWillAppear(_:)
+        A viewDidDisappear(_:)
+        B viewDidAppear(_:)
+        Nav popViewController(animated:)
+        B viewWillDisappear(_:)
+        A viewWillAppear(_:)
+        A viewWillDisappear(_:)
+        A viewDidDisappear(_:)
+        B viewWillAppear(_:)
+        B viewDidAppear(_:)
+        """
+        let result = try analyze(text: text)
+        #expect(result.findings.isEmpty)
+        #expect(result.sessions.first?.transitions.last?.kind == .interactivePopCancelled)
+        #expect(result.sessions.first?.transitions.last?.declared == .pop)
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import Testing
+import PCRE2
+@testable import LCTraceKit
+
+@Suite struct LineFormatTests {
+    @Test(arguments: LineFormat.builtIn.filter { $0.pattern != nil })
+    func samplesMatchTheirFormatAndDetectAsIt(_ format: LineFormat) throws {
+        let parser = try LineHeaderParser(format: format)
+        for sample in format.samples {
+            let bytes = Array(sample.utf8)
+            let header = try bytes.withUnsafeBytes { try parser.parse($0) }
+            #expect(header != nil, "\(format.name) does not match its sample \(sample)")
+            let detected = bytes.withUnsafeBytes { LineFormatDetector().format(of: $0) }
+            #expect(detected?.name == format.name)
+        }
+    }
+
+    @Test func classicHeaderFields() throws {
+        let line = Array("2016-03-17 16:02:37.329 LifeCycle[2148:117099]  ViewController    >>>>    viewDidLoad".utf8)
+        let parser = try LineHeaderParser(format: .nslogClassic)
+        try line.withUnsafeBytes { raw in
+            let header = try #require(try parser.parse(raw))
+            #expect(String(decoding: raw[header.time!], as: UTF8.self) == "2016-03-17 16:02:37.329")
+            #expect(String(decoding: raw[header.process!], as: UTF8.self) == "LifeCycle")
+            #expect(String(decoding: raw[header.pid!], as: UTF8.self) == "2148")
+            #expect(String(decoding: raw[header.tid!], as: UTF8.self) == "117099")
+            #expect(String(decoding: raw[header.message], as: UTF8.self) == " ViewController    >>>>    viewDidLoad")
+        }
+    }
+
+    @Test func modernAndClassicDoNotOverlap() throws {
+        let modern = Array("2024-02-09 09:14:03.118204+0100 ShopApp[4410:1982201] x".utf8)
+        let classic = try LineHeaderParser(format: .nslogClassic)
+        #expect(try modern.withUnsafeBytes { try classic.parse($0) } == nil)
+    }
+
+    @Test func customPatternUsesNamedGroups() throws {
+        let parser = try LineHeaderParser(format: .custom(#"^\[(?<time>[^\]]+)\] (?<process>\w+) pid=(?<pid>\d+): (?<message>.*)$"#))
+        let line = Array("[2024-01-01 10:00:00.5] Shop pid=77: HomeViewController viewDidLoad()".utf8)
+        try line.withUnsafeBytes { raw in
+            let header = try #require(try parser.parse(raw))
+            #expect(String(decoding: raw[header.pid!], as: UTF8.self) == "77")
+            #expect(String(decoding: raw[header.message], as: UTF8.self) == "HomeViewController viewDidLoad()")
+        }
+    }
+}
+
+@Suite struct TimestampTests {
+    @Test func classicMilliseconds() {
+        let a = Timestamp.microseconds("2016-03-17 16:02:37.277")!
+        let b = Timestamp.microseconds("2016-03-17 16:02:37.329")!
+        #expect(b - a == 52_000)
+        #expect(Timestamp.microseconds("2016-03-17 00:00:00.000")! == 1_458_172_800_000_000)
+    }
+
+    @Test func zonesAreApplied() {
+        let utc = Timestamp.microseconds("2024-02-09 08:14:03.118204Z")!
+        #expect(Timestamp.microseconds("2024-02-09 09:14:03.118204+0100") == utc)
+        #expect(Timestamp.microseconds("2024-02-09 03:14:03.118204-05:00") == utc)
+    }
+
+    @Test func syslogHasNoYear() {
+        let a = Timestamp.microseconds("Mar 17 16:34:24")!
+        let b = Timestamp.microseconds("Mar 17 16:34:25")!
+        #expect(b - a == 1_000_000)
+        #expect(Timestamp.microseconds("Mar  7 09:01:02") != nil)
+        #expect(Timestamp.microseconds("Foo 17 16:34:24") == nil)
+    }
+}
+
+@Suite struct MessageFormTests {
+    func parse(_ message: String) throws -> LifecycleMessage? {
+        let bytes = Array(message.utf8)
+        return try bytes.withUnsafeBytes { try MessageParser().parse($0, message: 0..<bytes.count) }
+    }
+
+    @Test func arrowForm() throws {
+        let message = try #require(try parse("  ViewController    >>>>    viewWillAppear:"))
+        #expect(message.className == "ViewController")
+        #expect(message.callback == .viewWillAppear)
+        #expect(message.spelled == "viewWillAppear:")
+        #expect(try parse("AppDelegate>>application:didFinishLaunchingWithOptions:")?.callback == .didFinishLaunching)
+    }
+
+    @Test func prettyFunctionForm() throws {
+        let message = try #require(try parse("-[VCParentViewController viewWillAppear:]"))
+        #expect(message.className == "VCParentViewController")
+        #expect(message.callback == .viewWillAppear)
+        #expect(try parse("-[ShopApp.CartViewController(Logging) viewDidLoad]")?.className == "CartViewController")
+        #expect(try parse("-[CartViewController viewDidLoad]_block_invoke") == nil)
+    }
+
+    @Test func swiftFunctionForm() throws {
+        #expect(try parse("ViewController viewWillAppear(_:)")?.callback == .viewWillAppear)
+        #expect(try parse("BlueViewController viewDidLoad()")?.callback == .viewDidLoad)
+        #expect(try parse("[LMLifeListViewController viewWillAppear(_:)](38): c")?.className == "LMLifeListViewController")
+        #expect(try parse("ChildViewController willMove(toParent:)")?.callback == .willMoveToParentViewController)
+    }
+
+    @Test func addressedForm() throws {
+        let message = try #require(try parse("<ShopApp.ModalViewController: 0x7FB1C8E0A200> viewDidDisappear(_:)"))
+        #expect(message.className == "ModalViewController")
+        #expect(message.address == "0x7fb1c8e0a200")
+        #expect(message.callback == .viewDidDisappear)
+    }
+
+    @Test func markersAndIntents() throws {
+        #expect(try parse(" main()")?.callback == .main)
+        #expect(try parse("Received memory warning.")?.callback == .receivedMemoryWarning)
+        #expect(try parse("NavController >>>> pushViewController:animated:")?.callback == .pushViewController)
+        #expect(try parse("HomeViewController present(_:animated:completion:)")?.callback == .presentViewController)
+        #expect(try parse("-[HomeViewController dismissViewControllerAnimated:completion:]")?.callback == .dismissViewController)
+    }
+
+    @Test func ordinaryLoggingIsNotLifecycle() throws {
+        #expect(try parse("AppDelegate    >>>>    UIApplicaton Class: MyApplication") == nil)
+        #expect(try parse("Fetched 20 items") == nil)
+        #expect(try parse("User tapped checkout") == nil)
+        #expect(try parse("CartViewController reloadData()") == nil)
+        #expect(try parse("") == nil)
+    }
+}
+
+@Suite struct CallbackNameTests {
+    @Test func bothSpellingsNormaliseToTheCanonicalName() {
+        let pairs: [(String, Callback)] = [
+            ("viewWillAppear:", .viewWillAppear), ("viewWillAppear(_:)", .viewWillAppear),
+            ("willMoveToParentViewController:", .willMoveToParentViewController),
+            ("willMove(toParentViewController:)", .willMoveToParentViewController),
+            ("scene(_:willConnectTo:options:)", .sceneWillConnect),
+            ("scene:willConnectToSession:options:", .sceneWillConnect),
+            ("deinit", .dealloc), ("dealloc", .dealloc),
+            ("application(_:didFinishLaunchingWithOptions:)", .didFinishLaunching),
+            ("popViewController(animated:)", .popViewController),
+        ]
+        for (spelled, callback) in pairs {
+            #expect(CallbackNames.callback(forSelector: spelled) == callback, "\(spelled)")
+        }
+    }
+
+    @Test func fallbackStripsArgumentsAndColons() {
+        #expect(CallbackNames.callback(forSelector: "viewDidAppear(animated:)") == .viewDidAppear)
+        #expect(CallbackNames.callback(forSelector: "viewDidLoad:") == .viewDidLoad)
+        #expect(CallbackNames.callback(forSelector: "reloadData()") == nil)
+    }
+
+    @Test func everyCanonicalNameIsKnown() {
+        for callback in Callback.allCases where callback.family != .marker {
+            #expect(CallbackNames.callback(forSelector: callback.rawValue) == callback)
+        }
+    }
+}
+
+@Suite struct LineReaderTests {
+    func lines(of bytes: [UInt8], maxLineBytes: Int = 64, chunkBytes: Int = 16) throws -> [(String, Bool)] {
+        let path = try Fixtures.temporaryFile(bytes)
+        let fd = try InputSource.file(path).openDescriptor()
+        defer { _ = close(fd) }
+        var result: [(String, Bool)] = []
+        try LineReader(fileDescriptor: fd, maxLineBytes: maxLineBytes, chunkBytes: chunkBytes).forEachLine { line, truncated in
+            result.append((String(decoding: line, as: UTF8.self), truncated))
+        }
+        return result
+    }
+
+    @Test func crlfAndMissingFinalNewline() throws {
+        let result = try lines(of: Array("one\r\ntwo\n\nthree".utf8))
+        #expect(result.map(\.0) == ["one", "two", "", "three"])
+    }
+
+    @Test func linesSpanningChunksAreWhole() throws {
+        let text = (1...50).map { "line number \($0) with some padding" }.joined(separator: "\n")
+        let result = try lines(of: Array(text.utf8), maxLineBytes: 100, chunkBytes: 7)
+        #expect(result.count == 50)
+        #expect(result[49].0 == "line number 50 with some padding")
+    }
+
+    @Test func overlongLinesAreTruncatedAndTheRestDiscarded() throws {
+        let long = String(repeating: "x", count: 1000)
+        let result = try lines(of: Array("a\n\(long)\nb\n".utf8), maxLineBytes: 64, chunkBytes: 16)
+        #expect(result.map(\.0) == ["a", String(repeating: "x", count: 64), "b"])
+        #expect(result.map(\.1) == [false, true, false])
+    }
+
+    @Test func nulBytesStayInTheLine() throws {
+        let result = try lines(of: [0x61, 0x00, 0x62, 0x0A, 0x63])
+        #expect(result.count == 2)
+        #expect(result[0].0.utf8.count == 3)
+    }
+
+    @Test func unreadableInputsAreNamed() {
+        #expect(throws: InputError.cannotOpen(path: "/nonexistent/x.log", reason: "No such file or directory")) {
+            try InputSource.file("/nonexistent/x.log").openDescriptor()
+        }
+        #expect(throws: InputError.isDirectory(path: "/tmp")) { try InputSource.file("/tmp").openDescriptor() }
+    }
+}

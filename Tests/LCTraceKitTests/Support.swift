@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+@testable import LCTraceKit
+
+/// Collects what the analysis reports.
+final class RecordingSink: ReportSink {
+    var sessions: [SessionReport] = []
+    var findings: [Finding] = []
+    var inputs: [InputSummary] = []
+    var summary: RunSummary?
+
+    func beginInput(_ name: String) {}
+    func finding(_ finding: Finding) { findings.append(finding) }
+    func sessionClosed(_ session: SessionReport) { sessions.append(session) }
+    func endInput(_ summary: InputSummary) { inputs.append(summary) }
+    func finish(_ summary: RunSummary) { self.summary = summary }
+}
+
+enum Fixtures {
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let sampleLogs = repositoryRoot.appendingPathComponent("SampleLogs")
+
+    static func sample(_ name: String) -> String { sampleLogs.appendingPathComponent(name).path }
+
+    static func temporaryFile(_ contents: [UInt8], name: String = "input.log") throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lctrace-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let url = directory.appendingPathComponent(name)
+        try Data(contents).write(to: url)
+        return url.path
+    }
+
+    static func temporaryFile(_ text: String, name: String = "input.log") throws -> String {
+        try temporaryFile(Array(text.utf8), name: name)
+    }
+}
+
+/// Runs the analysis over files and returns everything it reported.
+func analyze(paths: [String], options: AnalysisOptions = AnalysisOptions()) throws -> RecordingSink {
+    let sink = RecordingSink()
+    let analyzer = try Analyzer(options: options, sink: sink)
+    for path in paths { try analyzer.analyze(.file(path)) }
+    analyzer.finish()
+    return sink
+}
+
+func analyze(sample name: String, options: AnalysisOptions = AnalysisOptions()) throws -> RecordingSink {
+    try analyze(paths: [Fixtures.sample(name)], options: options)
+}
+
+func analyze(text: String, options: AnalysisOptions = AnalysisOptions()) throws -> RecordingSink {
+    try analyze(paths: [try Fixtures.temporaryFile(text)], options: options)
+}
