@@ -40,11 +40,11 @@ public final class TextRenderer: ReportSink {
         output.write(style.bold(header) + "\n")
 
         if session.app.eventCount > 0 {
-            output.write("  " + style.bold("App") + style.dim("  \(session.app.eventCount) events, ends \(session.app.finalPhase.rawValue)") + "\n")
+            output.write("  " + style.bold("App") + style.dim("  \(plural(session.app.eventCount, "event")), ends \(session.app.finalPhase.rawValue)") + "\n")
             if includeEvents { session.app.events.forEach(writeEvent) }
         }
         for controller in session.controllers {
-            var facts = ["\(controller.eventCount) events", "ends \(controller.finalPhase.rawValue)"]
+            var facts = [plural(controller.eventCount, "event"), "ends \(controller.finalPhase.rawValue)"]
             if let load = controller.loadToFirstAppearMs { facts.append("viewDidLoad→viewDidAppear \(TextRenderer.duration(load))") }
             let onScreen = controller.appearances.compactMap(\.durationMs)
             if !onScreen.isEmpty { facts.append("on screen " + onScreen.map(TextRenderer.duration).joined(separator: ", ")) }
@@ -77,7 +77,6 @@ public final class TextRenderer: ReportSink {
     }
 
     public func finish(_ summary: RunSummary) {
-        func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
         var parts = ["\(plural(summary.lines, "line")) (\(summary.parsedLines) parsed, \(summary.skippedLines) skipped"
                      + (summary.truncatedLines > 0 ? ", \(summary.truncatedLines) truncated" : "") + ")"]
         parts.append(plural(summary.events, "event"))
@@ -117,6 +116,9 @@ public final class TextRenderer: ReportSink {
         ms >= 1000 ? seconds(ms) : JSONValue.format(ms) + " ms"
     }
 }
+
+/// `1 event`, `2 events`.
+func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
 
 extension String {
     func rightPadded(to width: Int) -> String {

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+@testable import LCTraceKit
+
+/// Runs the built `lctrace` executable.
+struct CommandResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+func lctrace(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> CommandResult {
+    let productsDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    var executable = productsDirectory.appendingPathComponent("lctrace")
+    if !FileManager.default.fileExists(atPath: executable.path) {
+        executable = Fixtures.repositoryRoot.appendingPathComponent(".build/debug/lctrace")
+    }
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.currentDirectoryURL = Fixtures.repositoryRoot
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let output = Pipe(), errors = Pipe(), input = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    process.standardInput = input
+    try process.run()
+    if let stdin { input.fileHandleForWriting.write(stdin) }
+    try input.fileHandleForWriting.close()
+    let outData = output.fileHandleForReading.readDataToEndOfFile()
+    let errData = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return CommandResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                         stderr: String(decoding: errData, as: UTF8.self))
+}
+
+@Suite(.serialized) struct CLITests {
+    @Test func readsStandardInput() throws {
+        let log = try Data(contentsOf: Fixtures.sampleLogs.appendingPathComponent("seed-push-pop.log"))
+        let viaStdin = try lctrace(["--no-events"], stdin: log)
+        let viaDash = try lctrace(["-", "--no-events"], stdin: log)
+        #expect(viaStdin.status == 0)
+        #expect(viaStdin.stdout.contains("Session 1 · <stdin> · LifeCycle[2044]"))
+        #expect(viaStdin.stdout.contains("push    ViewController → SecondViewController"))
+        #expect(viaDash.stdout == viaStdin.stdout)
+    }
+
+    @Test func exitCodes() throws {
+        #expect(try lctrace(["SampleLogs/seed-push-pop.log"]).status == 0)
+        #expect(try lctrace(["SampleLogs/did-appear-twice.log"]).status == 0)
+        #expect(try lctrace(["--fail-on", "error", "SampleLogs/did-appear-twice.log"]).status == 0)
+        #expect(try lctrace(["--fail-on", "warning", "SampleLogs/did-appear-twice.log"]).status == 1)
+        #expect(try lctrace(["--fail-on", "warning", "SampleLogs/callback-after-dealloc.log"]).status == 1)
+        #expect(try lctrace(["--fail-on", "error", "SampleLogs/seed-push-pop.log"]).status == 0)
+    }
+
+    @Test func usageErrorsExitTwo() throws {
+        let unknownFlag = try lctrace(["--frobnicate"])
+        #expect(unknownFlag.status == 2)
+        #expect(unknownFlag.stderr.contains("--frobnicate"))
+        #expect(try lctrace(["--format", "xml", "SampleLogs/seed-push-pop.log"]).status == 2)
+        #expect(try lctrace(["--line-format", "nope", "SampleLogs/seed-push-pop.log"]).status == 2)
+        let badPattern = try lctrace(["--pattern", "(unclosed", "SampleLogs/seed-push-pop.log"])
+        #expect(badPattern.status == 2)
+        #expect(badPattern.stderr.contains("offset 9"))
+        #expect(badPattern.stdout.isEmpty)
+    }
+
+    @Test func unreadableInputExitsTwoNamingIt() throws {
+        let result = try lctrace(["SampleLogs/seed-push-pop.log", "missing/nothing.log"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "lctrace: missing/nothing.log: cannot open: No such file or directory\n")
+        #expect(result.stdout.isEmpty)
+        #expect(try lctrace(["SampleLogs"]).stderr.contains("SampleLogs: is a directory"))
+    }
+
+    @Test func colourOnlyWhenAsked() throws {
+        let plain = try lctrace(["SampleLogs/did-appear-twice.log"])
+        #expect(!plain.stdout.contains("\u{1B}["))
+        let forced = try lctrace(["--color", "always", "SampleLogs/did-appear-twice.log"])
+        #expect(forced.stdout.contains("\u{1B}[1;33mwarning:\u{1B}[0m"))
+        let noColor = try lctrace(["--color", "auto", "SampleLogs/did-appear-twice.log"], environment: ["NO_COLOR": "1"])
+        #expect(!noColor.stdout.contains("\u{1B}["))
+    }
+
+    @Test func randomBytesNeverCrash() throws {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<200_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let result = try lctrace([try Fixtures.temporaryFile(bytes)])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Summary:"))
+    }
+
+    @Test func fiveMegabyteLineIsTruncatedAndCounted() throws {
+        var text = "2016-03-17 16:02:37.329 LifeCycle[2148:117099]  ViewController    >>>>    viewDidLoad\n"
+        text += "2016-03-17 16:02:37.330 LifeCycle[2148:117099]  " + String(repeating: "x", count: 5_000_000) + "\n"
+        text += "2016-03-17 16:02:37.331 LifeCycle[2148:117099]  ViewController    >>>>    viewWillAppear:\n"
+        let result = try lctrace(["--format", "json", "--no-events", try Fixtures.temporaryFile(text)])
+        #expect(result.status == 0)
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])["summary"] as? [String: Any]
+        #expect(summary?["lines"] as? Int == 3)
+        #expect(summary?["truncatedLines"] as? Int == 1)
+        #expect(summary?["events"] as? Int == 2)
+    }
+
+    @Test func invalidUTF8IsDecodedLossily() throws {
+        var bytes = Array("ViewController viewDidLoad()\n".utf8)
+        bytes += [0xC3, 0x28, 0xFF, 0x0A]
+        bytes += Array("Caf".utf8) + [0xE9] + Array("ViewController viewWillAppear(_:)\n".utf8)
+        bytes += Array("ViewController viewWillAppear(_:)\n".utf8)
+        let result = try lctrace(["--format", "json", try Fixtures.temporaryFile(bytes)])
+        #expect(result.status == 0)
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let summary = object?["summary"] as? [String: Any]
+        #expect(summary?["lines"] as? Int == 4)
+        #expect(summary?["events"] as? Int == 2)
+    }
+
+    @Test func rulesAreListed() throws {
+        let text = try lctrace(["rules"])
+        #expect(text.status == 0)
+        for rule in Rule.allCases { #expect(text.stdout.contains(rule.rawValue)) }
+        let json = try lctrace(["rules", "--format", "json"])
+        let rules = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+        #expect(rules?.count == Rule.allCases.count)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+@testable import LCTraceKit
+
+/// Golden files: the exact text and JSON reports for two sample logs. Set LCTRACE_UPDATE_GOLDEN=1 to rewrite
+/// them, then read the diff before committing.
+@Suite struct RenderingTests {
+    static let goldenDirectory = Fixtures.repositoryRoot.appendingPathComponent("Tests/LCTraceKitTests/Golden")
+
+    func render(_ sample: String, json: Bool, events: Bool = true) throws -> String {
+        let output = Output()
+        let sink: any ReportSink = json
+            ? JSONRenderer(output: output, includeEvents: events)
+            : TextRenderer(output: output, style: TextStyle(enabled: false), includeEvents: events)
+        var options = AnalysisOptions()
+        options.keepEvents = events
+        let analyzer = try Analyzer(options: options, sink: sink)
+        // Named relative to the repository so the golden files do not depend on where it is checked out.
+        let fd = try InputSource.file(Fixtures.sample(sample)).openDescriptor()
+        defer { _ = close(fd) }
+        try analyzer.analyze(fileDescriptor: fd, name: "SampleLogs/\(sample)")
+        analyzer.finish()
+        return output.text
+    }
+
+    func assertGolden(_ actual: String, _ name: String) throws {
+        let url = Self.goldenDirectory.appendingPathComponent(name)
+        if ProcessInfo.processInfo.environment["LCTRACE_UPDATE_GOLDEN"] == "1" {
+            try actual.write(to: url, atomically: true, encoding: .utf8)
+        }
+        let expected = try String(contentsOf: url, encoding: .utf8)
+        #expect(actual == expected, "\(name) differs from its golden file")
+    }
+
+    @Test func textReport() throws {
+        try assertGolden(try render("seed-push-pop.log", json: false), "seed-push-pop.txt")
+        try assertGolden(try render("transition-order.log", json: false), "transition-order.txt")
+    }
+
+    @Test func jsonReport() throws {
+        try assertGolden(try render("seed-push-pop.log", json: true), "seed-push-pop.json")
+        try assertGolden(try render("transition-order.log", json: true, events: false), "transition-order.no-events.json")
+    }
+
+    @Test func jsonIsValidAndHasTheDocumentedShape() throws {
+        let text = try render("transition-order.log", json: true)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(object["schemaVersion"] as? Int == 1)
+        let summary = try #require(object["summary"] as? [String: Any])
+        #expect((summary["findings"] as? [String: Int])?["warning"] == 1)
+        let finding = try #require((object["findings"] as? [[String: Any]])?.first)
+        #expect(finding["rule"] as? String == "transition-order")
+        #expect(finding["line"] as? Int == 8)
+        let session = try #require((object["sessions"] as? [[String: Any]])?.first)
+        let transitions = try #require(session["transitions"] as? [[String: Any]])
+        #expect(transitions.map { $0["kind"] as? String } == ["appear", "push"])
+        #expect(transitions[1]["declared"] as? String == "push")
+        let controllers = try #require(session["controllers"] as? [[String: Any]])
+        #expect((controllers[0]["events"] as? [[String: Any]])?.first?["callback"] as? String == "viewDidLoad")
+    }
+
+    @Test func keyOrderIsStable() throws {
+        let text = try render("seed-push-pop.log", json: true, events: false)
+        let keys = ["\"schemaVersion\"", "\"sessions\"", "\"findings\"", "\"summary\""]
+        let positions = keys.map { text.range(of: $0)?.lowerBound }
+        #expect(positions.allSatisfy { $0 != nil })
+        #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted())
+    }
+
+    @Test func jsonEscaping() {
+        let value = JSONValue.object([("a", .string("quote\" slash/ \\ tab\t nl\n \u{01}")), ("n", .double(510.0)), ("f", .double(0.1234))])
+        #expect(value.compact() == #"{"a":"quote\" slash/ \\ tab\t nl\n \u0001","n":510,"f":0.123}"#)
+    }
+}
