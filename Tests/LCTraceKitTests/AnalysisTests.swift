@@ -143,8 +143,8 @@ import Testing
 }
 
 @Suite struct ControllerAutomatonTests {
-    @Test func cancelledInteractivePopIsLegal() throws {
-        let text = """
+    /// A appears at launch, then B is pushed over it.
+    static let launchThenPush = """
         A viewDidLoad()
         A viewWillAppear(_:)
         A viewDidAppear(_:)
@@ -153,6 +153,10 @@ import Testing
         B viewWillAppear(_:)
         A viewDidDisappear(_:)
         B viewDidAppear(_:)
+        """
+
+    /// B (on top) starts a swipe back to A, and the user lets go: §5's cancelled interactive pop.
+    static let cancelledSwipeBack = """
         B viewWillDisappear(_:)
         A viewWillAppear(_:)
         A viewWillDisappear(_:)
@@ -160,6 +164,9 @@ import Testing
         B viewWillAppear(_:)
         B viewDidAppear(_:)
         """
+
+    @Test func cancelledInteractivePopIsLegal() throws {
+        let text = Self.launchThenPush + "\n" + Self.cancelledSwipeBack
         let result = try analyze(text: text)
         #expect(result.findings.isEmpty, "\(result.findings.map(\.message))")
         #expect(result.sessions.first?.transitions.map(\.kind) == [.appear, .push, .interactivePopCancelled])
@@ -246,23 +253,7 @@ import Testing
     }
 
     @Test func declaredPopAcceptsACancelledSwipe() throws {
-        let text = """
-        A viewDidLoad()
-        A viewWillAppear(_:)
-        A viewDidAppear(_:)
-        A viewWillDisappear(_:)
-        B viewDidLoad()
-        B viewWillAppear(_:)
-        A viewDidDisappear(_:)
-        B viewDidAppear(_:)
-        Nav popViewController(animated:)
-        B viewWillDisappear(_:)
-        A viewWillAppear(_:)
-        A viewWillDisappear(_:)
-        A viewDidDisappear(_:)
-        B viewWillAppear(_:)
-        B viewDidAppear(_:)
-        """
+        let text = Self.launchThenPush + "\nNav popViewController(animated:)\n" + Self.cancelledSwipeBack
         let result = try analyze(text: text)
         #expect(result.findings.isEmpty)
         #expect(result.sessions.first?.transitions.last?.kind == .interactivePopCancelled)

@@ -102,7 +102,8 @@ enum ControllerAutomaton {
         ],
     ]
 
-    /// Callbacks that say nothing about a dead instance when they arrive after its dealloc.
+    /// The outcome of `callback` in `phase`: the table's cell, else `callback-after-dealloc` for a dead
+    /// instance, else legal with no change of phase.
     static func outcome(of callback: Callback, in phase: ControllerPhase) -> ControllerStepOutcome {
         if let outcome = table[phase]?[callback] { return outcome }
         if phase == .dead { return .violation(.callbackAfterDealloc, next: .dead) }

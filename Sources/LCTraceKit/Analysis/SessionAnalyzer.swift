@@ -9,8 +9,6 @@ public struct LifecycleEvent {
 /// One view-controller instance being tracked through a session.
 struct ControllerState {
     var report: ControllerReport
-    var key: String
-    var ordinal: Int
     var phase: ControllerPhase = .unknown
     /// A viewDidLoad was seen in the instance's current view life.
     var hasLoadedView = false
@@ -277,8 +275,7 @@ final class SessionAnalyzer {
         controllers.append(ControllerState(
             report: ControllerReport(id: id, className: className, address: event.message.address, firstLine: event.line,
                                      lastLine: event.line, eventCount: 0, events: [], loadToFirstAppearMs: nil,
-                                     appearances: [], finalPhase: .unknown),
-            key: key, ordinal: ordinal))
+                                     appearances: [], finalPhase: .unknown)))
         instancesByKey[key, default: []].append(index)
         return index
     }
