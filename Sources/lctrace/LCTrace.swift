@@ -161,16 +161,12 @@ struct Rules: ParsableCommand {
         case .text:
             let width = Rule.allCases.map(\.rawValue.count).max() ?? 0
             for rule in Rule.allCases {
-                print(rule.rawValue.padded(to: width) + "  " + rule.defaultSeverity.rawValue.padded(to: 7) + "  " + rule.summary)
+                print(rule.rawValue.rightPadded(to: width) + "  " + rule.defaultSeverity.rawValue.rightPadded(to: 7) + "  " + rule.summary)
             }
         case .json:
             print(RuleCatalogJSON.render())
         }
     }
-}
-
-extension String {
-    func padded(to width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
 }
 
 /// Unbuffered writes to standard error.

@@ -121,7 +121,8 @@ public final class TextRenderer: ReportSink {
 func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
 
 extension String {
-    func rightPadded(to width: Int) -> String {
+    /// The string followed by spaces up to `width` characters.
+    public func rightPadded(to width: Int) -> String {
         count >= width ? self : self + String(repeating: " ", count: width - count)
     }
 
