@@ -23,17 +23,16 @@ public struct AnalysisOptions: Sendable {
 public final class Analyzer {
     public let options: AnalysisOptions
     private let sink: any ReportSink
-    private let messages: MessageParser
-    private let detector = LineFormatDetector()
+    fileprivate let messageParser: MessageParser
+    fileprivate let formatDetector = LineFormatDetector()
     private let fixedParser: LineHeaderParser?
     private var summary = RunSummary()
-    private var sessionCount = 0
 
     /// Throws when a forced pattern does not compile.
     public init(options: AnalysisOptions, sink: any ReportSink) throws(PCRE2CompileError) {
         self.options = options
         self.sink = sink
-        self.messages = MessageParser(limits: options.limits)
+        self.messageParser = MessageParser(limits: options.limits)
         if case .fixed(let format) = options.lineFormat {
             fixedParser = try LineHeaderParser(format: format, limits: options.limits)
         } else {
@@ -69,9 +68,9 @@ public final class Analyzer {
 
     // MARK: Shared by the inputs
 
+    /// Opens the next session; the previous one is always closed first, so its number follows the closed count.
     fileprivate func newSession(input: String, line: Int, process: String?, pid: Int?) -> SessionAnalyzer {
-        sessionCount += 1
-        return SessionAnalyzer(index: sessionCount, input: input, firstLine: line, process: process, pid: pid,
+        SessionAnalyzer(index: summary.sessions + 1, input: input, firstLine: line, process: process, pid: pid,
                                keepEvents: options.keepEvents) { [weak self] finding in
             self?.summary.findings[finding.severity, default: 0] += 1
             self?.sink.finding(finding)
@@ -85,9 +84,6 @@ public final class Analyzer {
         summary.transitions += report.transitions.count
         sink.sessionClosed(report)
     }
-
-    fileprivate var messageParser: MessageParser { messages }
-    fileprivate var formatDetector: LineFormatDetector { detector }
 }
 
 /// The state of one input being read: its format, its line count, its open session.
