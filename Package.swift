@@ -10,6 +10,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // libpcre2-8 through pkg-config; Debian/Ubuntu ship the headers in libpcre2-dev.
@@ -27,6 +29,8 @@ let package = Package(
             dependencies: [
                 "PCRE2",
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         // The command line: flags and orchestration only.

@@ -25,7 +25,7 @@ struct LCTrace: ParsableCommand {
             Exit status: 0 when the run completes (whatever it found); 1 when --fail-on is given and a finding \
             reaches that severity; 2 on a usage error or an input that cannot be read.
             """,
-        subcommands: [Analyze.self, Rules.self],
+        subcommands: [Analyze.self, Rules.self, Explain.self],
         defaultSubcommand: Analyze.self)
 
     static func main() {
@@ -89,6 +89,8 @@ struct Analyze: ParsableCommand {
     @Option(name: .long, help: "Exit with status 1 when a finding reaches this severity: error or warning.")
     var failOn: FailThreshold?
 
+    @OptionGroup var ruleOptions: RuleOptions
+
     func validate() throws {
         if pattern != nil, lineFormat != "auto" {
             throw ValidationError("--pattern and --line-format cannot be used together.")
@@ -101,6 +103,7 @@ struct Analyze: ParsableCommand {
     func run() throws {
         var options = AnalysisOptions()
         options.keepEvents = !noEvents
+        (options.rules, options.configPath) = ruleOptions.settings()
         if let pattern {
             options.lineFormat = .fixed(.custom(pattern))
         } else if let format = LineFormat.named(lineFormat) {
@@ -117,7 +120,7 @@ struct Analyze: ParsableCommand {
         let sink: any ReportSink
         switch format {
         case .text: sink = TextRenderer(output: output, style: TextStyle(enabled: useColor()), includeEvents: !noEvents)
-        case .json: sink = JSONRenderer(output: output, includeEvents: !noEvents)
+        case .json: sink = JSONRenderer(output: output, includeEvents: !noEvents, config: options.configPath)
         }
         let analyzer: Analyzer
         do {
@@ -150,21 +153,100 @@ struct Analyze: ParsableCommand {
     }
 }
 
+/// Rule severities and thresholds: `.lctrace.yml` (or `--config`), then the flags on top.
+struct RuleOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "Set a rule's severity for this run (repeatable): error, warning, info or off.", valueName: "rule=level"))
+    var severity: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Read rule settings from this YAML file (default: \(ConfigFile.defaultName) in the working directory, if present).",
+        valueName: "path"))
+    var config: String?
+
+    @Flag(name: .long, help: "Ignore \(ConfigFile.defaultName) in the working directory.")
+    var noConfig = false
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Seconds a popped or dismissed controller has to deallocate before possible-leak fires (default 3).", valueName: "seconds"))
+    var leakTimeout: Double?
+
+    @Option(name: .long, help: ArgumentHelp("Report transitions slower than this as slow-transition warnings.", valueName: "ms"))
+    var slowTransition: Double?
+
+    func validate() throws {
+        for assignment in severity where RuleSettings.assignment(assignment) == nil {
+            throw ValidationError("--severity \(assignment): expected RULE=error|warning|info|off with a rule from `lctrace rules`.")
+        }
+        if let leakTimeout, leakTimeout < 0 { throw ValidationError("--leak-timeout must not be negative.") }
+        if let slowTransition, slowTransition < 0 { throw ValidationError("--slow-transition must not be negative.") }
+        if config != nil, noConfig { throw ValidationError("--config and --no-config cannot be used together.") }
+    }
+
+    /// The settings for this run and the configuration file they came from, if any. Exits with status 2 on a bad file.
+    func settings() -> (RuleSettings, String?) {
+        var settings = RuleSettings()
+        var path = config
+        if path == nil, !noConfig, access(ConfigFile.defaultName, F_OK) == 0 { path = ConfigFile.defaultName }
+        if let path {
+            do {
+                try ConfigFile.load(path: path).apply(to: &settings)
+            } catch {
+                FileHandleStream.standardError.write("lctrace: config \(error)\n")
+                Glibc.exit(ExitStatus.usageOrInput)
+            }
+        }
+        for assignment in severity {
+            if let (rule, level) = RuleSettings.assignment(assignment) { settings.overrides[rule] = .some(level) }
+        }
+        if let leakTimeout { settings.leakTimeoutSeconds = leakTimeout }
+        if let slowTransition { settings.slowTransitionMs = slowTransition }
+        return (settings, path)
+    }
+}
+
 struct Rules: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the rules lctrace checks.")
+    static let configuration = CommandConfiguration(
+        abstract: "List the rules lctrace checks, with their severity in this run.")
 
     @Option(name: .long, help: "Output format: text or json.")
     var format: ReportFormat = .text
 
+    @OptionGroup var ruleOptions: RuleOptions
+
     func run() throws {
+        let (settings, _) = ruleOptions.settings()
         switch format {
-        case .text:
-            let width = Rule.allCases.map(\.rawValue.count).max() ?? 0
-            for rule in Rule.allCases {
-                print(rule.rawValue.rightPadded(to: width) + "  " + rule.defaultSeverity.rawValue.rightPadded(to: 7) + "  " + rule.summary)
-            }
-        case .json:
-            print(RuleCatalogJSON.render())
+        case .text: print(RuleCatalogRendering.list(settings: settings), terminator: "")
+        case .json: print(RuleCatalogRendering.listJSON(settings: settings), terminator: "")
+        }
+    }
+}
+
+struct Explain: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Explain one rule: what it checks, an example log, what UIKit does and why.")
+
+    @Argument(help: ArgumentHelp("A rule id, as `lctrace rules` lists them.", valueName: "rule"))
+    var rule: String
+
+    @Option(name: .long, help: "Output format: text or json.")
+    var format: ReportFormat = .text
+
+    @OptionGroup var ruleOptions: RuleOptions
+
+    func validate() throws {
+        if Rule(rawValue: rule) == nil {
+            throw ValidationError("unknown rule '\(rule)'; `lctrace rules` lists them.")
+        }
+    }
+
+    func run() throws {
+        let (settings, _) = ruleOptions.settings()
+        let rule = Rule(rawValue: rule)!
+        switch format {
+        case .text: print(RuleCatalogRendering.explain(rule, settings: settings), terminator: "")
+        case .json: print(RuleCatalogRendering.explainJSON(rule, settings: settings), terminator: "")
         }
     }
 }

@@ -14,6 +14,9 @@ final class RecordingSink: ReportSink {
     func sessionClosed(_ session: SessionReport) { sessions.append(session) }
     func endInput(_ summary: InputSummary) { inputs.append(summary) }
     func finish(_ summary: RunSummary) { self.summary = summary }
+
+    /// Findings of warning or error severity (leaving out the informational ones, like the post-mortem).
+    var problems: [Finding] { findings.filter { $0.severity >= .warning } }
 }
 
 enum Fixtures {

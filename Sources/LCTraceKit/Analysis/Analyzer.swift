@@ -1,3 +1,4 @@
+import Histogram
 import PCRE2
 
 /// How the line format of each input is chosen.
@@ -14,6 +15,10 @@ public struct AnalysisOptions: Sendable {
     public var keepEvents = true
     public var maxLineBytes = LineReader.defaultMaxLineBytes
     public var limits = PCRE2Limits()
+    /// Severities, thresholds (from flags and the config file).
+    public var rules = RuleSettings()
+    /// The configuration file these options came from, named in the report.
+    public var configPath: String?
 
     public init() {}
 }
@@ -27,12 +32,15 @@ public final class Analyzer {
     fileprivate let formatDetector = LineFormatDetector()
     private let fixedParser: LineHeaderParser?
     private var summary = RunSummary()
+    private var loadToAppear = DurationAggregator()
+    private var transitionDurations = DurationAggregator()
 
     /// Throws when a forced pattern does not compile.
     public init(options: AnalysisOptions, sink: any ReportSink) throws(PCRE2CompileError) {
         self.options = options
         self.sink = sink
         self.messageParser = MessageParser(limits: options.limits)
+        self.summary.config = options.configPath
         if case .fixed(let format) = options.lineFormat {
             fixedParser = try LineHeaderParser(format: format, limits: options.limits)
         } else {
@@ -62,6 +70,8 @@ public final class Analyzer {
     /// Ends the run and returns its totals.
     @discardableResult
     public func finish() -> RunSummary {
+        summary.loadToAppearByClass = loadToAppear.stats()
+        summary.transitionDurations = transitionDurations.stats()
         sink.finish(summary)
         return summary
     }
@@ -69,9 +79,11 @@ public final class Analyzer {
     // MARK: Shared by the inputs
 
     /// Opens the next session; the previous one is always closed first, so its number follows the closed count.
-    fileprivate func newSession(input: String, line: Int, process: String?, pid: Int?) -> SessionAnalyzer {
+    fileprivate func newSession(input: String, line: Int, process: String?, pid: Int?, launchLogged: Bool,
+                                knowledge: InputKnowledge) -> SessionAnalyzer {
         SessionAnalyzer(index: summary.sessions + 1, input: input, firstLine: line, process: process, pid: pid,
-                               keepEvents: options.keepEvents) { [weak self] finding in
+                        launchLogged: launchLogged, keepEvents: options.keepEvents, rules: options.rules,
+                        knowledge: knowledge) { [weak self] finding in
             self?.summary.findings[finding.severity, default: 0] += 1
             self?.sink.finding(finding)
         }
@@ -82,7 +94,41 @@ public final class Analyzer {
         summary.sessions += 1
         summary.controllers += report.controllers.count
         summary.transitions += report.transitions.count
+        for controller in report.controllers {
+            if let ms = controller.loadToFirstAppearMs { loadToAppear.record(ms, for: controller.className) }
+        }
+        for transition in report.transitions {
+            if let ms = transition.durationMs { transitionDurations.record(ms, for: transition.kind.rawValue) }
+        }
         sink.sessionClosed(report)
+    }
+}
+
+/// Percentiles of durations per name (controller class, transition kind) over the whole run, in bounded memory.
+struct DurationAggregator {
+    private struct Series {
+        var histogram = Histogram<UInt32>(highestTrackableValue: DurationAggregator.ceilingMicros, numberOfSignificantValueDigits: .three)
+        var maxMicros: UInt64 = 0
+    }
+
+    /// One hour: longer durations are counted as one hour.
+    static let ceilingMicros: UInt64 = 3_600_000_000
+    private var series: [String: Series] = [:]
+
+    mutating func record(_ ms: Double, for name: String) {
+        let micros = UInt64(max(0, min(ms * 1000, Double(DurationAggregator.ceilingMicros))).rounded())
+        series[name, default: Series()].histogram.record(micros)
+        series[name]!.maxMicros = max(series[name]!.maxMicros, micros)
+    }
+
+    func stats() -> [DurationStats] {
+        series.keys.sorted().map { name in
+            let entry = series[name]!
+            func ms(_ micros: UInt64) -> Double { (Double(min(micros, entry.maxMicros)) / 100).rounded() / 10 }
+            return DurationStats(name: name, count: Int(entry.histogram.totalCount),
+                                 p50Ms: ms(entry.histogram.valueAtPercentile(50)), p90Ms: ms(entry.histogram.valueAtPercentile(90)),
+                                 maxMs: ms(entry.maxMicros))
+        }
     }
 }
 
@@ -94,6 +140,7 @@ private final class InputRun {
     var parser: LineHeaderParser?
     var lineNumber = 0
     var session: SessionAnalyzer?
+    let knowledge = InputKnowledge()
     /// Lines held back until the format is known (automatic detection only).
     var pending: [(bytes: [UInt8], truncated: Bool)] = []
     var pendingNonBlank = 0
@@ -177,12 +224,16 @@ private final class InputRun {
         let pid = header.pid.flatMap { Int(decoding: line[$0]) }
         let timeText = header.time.map { String(decoding: line[$0], as: UTF8.self) }
         let micros = header.time.flatMap { Timestamp.microseconds(UnsafeRawBufferPointer(rebasing: line[$0])) }
+        let thread = header.tid.flatMap { ThreadID(line[$0]) }
         if needsNewSession(for: message, pid: pid) {
+            // The process's start is in the log when main() opens the session, or a launch follows another.
+            let launchLogged = message.callback == .main || session != nil
             if let session { analyzer.closeSession(session) }
             let process = header.process.map { String(decoding: line[$0], as: UTF8.self) }
-            session = analyzer.newSession(input: name, line: lineNumber, process: process, pid: pid)
+            session = analyzer.newSession(input: name, line: lineNumber, process: process, pid: pid,
+                                          launchLogged: launchLogged, knowledge: knowledge)
         }
-        session?.handle(LifecycleEvent(line: lineNumber, micros: micros, timeText: timeText, message: message))
+        session?.handle(LifecycleEvent(line: lineNumber, micros: micros, timeText: timeText, thread: thread, message: message))
     }
 
     /// `main()` or a change of process id starts a new app launch; so does a second

@@ -68,7 +68,9 @@ enum ControllerAutomaton {
             .viewDidAppear: .to(.visible),
             .viewWillDisappear: .to(.disappearing),  // cancelled appearance (§5)
             .viewDidDisappear: .violation(.didDisappearWithoutWillDisappear, next: .hidden),
-            .dealloc: .to(.dead),
+            .viewWillUnload: .violation(.viewUnloadedWhileVisible, next: .appearing),
+            .viewDidUnload: .violation(.viewUnloadedWhileVisible, next: .appearing),
+            .dealloc: .violation(.deallocWhileOnScreen, next: .dead),
         ],
         .visible: [
             .viewDidLoad: .viewLoadedAgain,
@@ -77,7 +79,9 @@ enum ControllerAutomaton {
             .viewDidAppear: .violation(.didAppearTwice, next: .visible),
             .viewWillDisappear: .to(.disappearing),
             .viewDidDisappear: .violation(.didDisappearWithoutWillDisappear, next: .hidden),
-            .dealloc: .to(.dead),
+            .viewWillUnload: .violation(.viewUnloadedWhileVisible, next: .visible),
+            .viewDidUnload: .violation(.viewUnloadedWhileVisible, next: .visible),
+            .dealloc: .violation(.deallocWhileOnScreen, next: .dead),
         ],
         .disappearing: [
             .viewDidLoad: .viewLoadedAgain,
@@ -86,7 +90,9 @@ enum ControllerAutomaton {
             .viewDidAppear: .violation(.didAppearWithoutWillAppear, next: .visible),
             .viewWillDisappear: .violation(.unbalancedWillCallback, next: .disappearing),
             .viewDidDisappear: .to(.hidden),
-            .dealloc: .to(.dead),
+            .viewWillUnload: .violation(.viewUnloadedWhileVisible, next: .disappearing),
+            .viewDidUnload: .violation(.viewUnloadedWhileVisible, next: .disappearing),
+            .dealloc: .violation(.deallocWhileOnScreen, next: .dead),
         ],
         .unloaded: [
             .loadView: .to(.loading), .viewDidLoad: .to(.hidden),
@@ -101,6 +107,10 @@ enum ControllerAutomaton {
             .initialize: .newInstance, .loadView: .newInstance, .viewDidLoad: .newInstance,
         ],
     ]
+
+    /// Rules about a callback repeating on "one" instance: without instance addresses two instances of a class
+    /// look like one, so these are at most warnings then (ground truth §11.1).
+    static let rulesNeedingIdentity: Set<Rule> = [.didAppearTwice, .unbalancedWillCallback, .viewLoadedTwice, .callbackAfterDealloc]
 
     /// The outcome of `callback` in `phase`: the table's cell, else `callback-after-dealloc` for a dead
     /// instance, else legal with no change of phase.

@@ -1,9 +1,16 @@
-/// A lifecycle event as the analysis sees it: one recognised message with where and when it was logged.
+/// A lifecycle event as the analysis sees it: one recognised message with where, when and on which thread it was logged.
 public struct LifecycleEvent {
     public var line: Int
     public var micros: Int64?
     public var timeText: String?
+    public var thread: ThreadID?
     public var message: LifecycleMessage
+}
+
+/// What one input has shown so far, shared by its sessions.
+final class InputKnowledge {
+    /// Classes that logged dealloc/deinit: their missing deallocs are possible leaks, not unknowns.
+    var classesLoggingDealloc: Set<String> = []
 }
 
 /// One view-controller instance being tracked through a session.
@@ -21,14 +28,21 @@ struct ControllerState {
     /// The instance's first callback in the log, and the line of its first appearance callback.
     var firstCallback: Callback?
     var firstAppearanceLine: Int?
+    /// Containment (§7): it logged willMove/didMove or begin/endAppearanceTransition, so it is a child.
+    var isChild = false
+    var willMovePending = false
+    var appearanceTransitionOpen = false
 }
 
-/// Analyses one session: the app-delegate automaton, one automaton per controller instance, and transitions.
-/// Findings go to `report` the moment they are decided and are kept in the session's report.
-final class SessionAnalyzer {
+/// Analyses one session: the app and scene state machines, one automaton per controller instance, transitions,
+/// and the session-wide rules (leaks, main thread, post-mortem, timing). Findings go to `report` the moment they
+/// are decided and are kept in the session's report.
+final class SessionAnalyzer: TransitionContext {
     let index: Int
     let input: String
     let keepEvents: Bool
+    let rules: RuleSettings
+    private let knowledge: InputKnowledge
     private let report: (Finding) -> Void
 
     private(set) var process: String?
@@ -41,22 +55,27 @@ final class SessionAnalyzer {
     private var endTime: String?
 
     private var app = AppReport(events: [], eventCount: 0, finalPhase: .unknown)
+    private var activity: ActivityTracker
     private var controllers: [ControllerState] = []
     /// Controller key (address, or class name when no address is logged) → instance indices, oldest first.
     private var instancesByKey: [String: [Int]] = [:]
-    private lazy var transitions = TransitionTracker { [unowned self] index, line in
-        let state = self.controllers[index]
-        if let appeared = state.firstAppearanceLine, appeared < line { return false }
-        let creation: Set<Callback> = [.initialize, .loadView, .viewDidLoad]
-        return state.report.firstLine >= line || state.firstCallback.map(creation.contains) == true
-    }
+    private lazy var transitions = TransitionTracker(context: self)
     private var transitionReports: [TransitionReport] = []
+    private var leaks: LeakWatch
+    private var mainThread = MainThreadCheck()
     private var findings: [Finding] = []
-    private(set) var sawFinishLaunching = false
+    /// The last few events, for the post-mortem finding.
+    private var recentEvents: [(line: Int, message: LifecycleMessage)] = []
+    private var mainMicros: Int64?
+    private var finishLaunchingMicros: Int64?
+    private var sawFirstAppear = false
+    private var launch = LaunchTiming()
     private(set) var eventCount = 0
 
-    init(index: Int, input: String, firstLine: Int, process: String?, pid: Int?, keepEvents: Bool,
-         report: @escaping (Finding) -> Void) {
+    var sawFinishLaunching: Bool { activity.sawFinishLaunching }
+
+    init(index: Int, input: String, firstLine: Int, process: String?, pid: Int?, launchLogged: Bool,
+         keepEvents: Bool, rules: RuleSettings, knowledge: InputKnowledge, report: @escaping (Finding) -> Void) {
         self.index = index
         self.input = input
         self.startLine = firstLine
@@ -64,7 +83,11 @@ final class SessionAnalyzer {
         self.process = process
         self.pid = pid
         self.keepEvents = keepEvents
+        self.rules = rules
+        self.knowledge = knowledge
         self.report = report
+        self.activity = ActivityTracker(launchLogged: launchLogged)
+        self.leaks = LeakWatch(timeoutSeconds: rules.leakTimeoutSeconds)
     }
 
     func handle(_ event: LifecycleEvent) {
@@ -74,8 +97,18 @@ final class SessionAnalyzer {
             if startMicros == nil { startMicros = micros; startTime = event.timeText }
             lastMicros = micros
             endTime = event.timeText
+            for leak in leaks.expire(now: micros, classLogsDealloc: classLogsDealloc) { emitLeak(leak, confirmed: true) }
         }
         let callback = event.message.callback
+        let subject = event.message.className ?? callback.rawValue
+        if let thread = event.thread {
+            let decides = callback == .main || callback == .willFinishLaunching || callback == .didFinishLaunching
+            emit(mainThread.take(.init(thread: thread, line: event.line, callback: callback, subject: subject), decides: decides))
+        }
+        recentEvents.append((event.line, event.message))
+        if recentEvents.count > 3 { recentEvents.removeFirst() }
+        recordLaunchTiming(callback, micros: event.micros)
+
         switch callback.family {
         case .controller:
             handleController(event)
@@ -83,22 +116,21 @@ final class SessionAnalyzer {
             handleApplication(event)
         case .intent:
             handleApplication(event)
-            if let kind = callback.declaredKind {
-                var issues: [TransitionIssue] = []
-                transitions.declare(kind, line: event.line, names: name(of:), into: &issues, reports: &transitionReports)
-                flush(issues)
-            }
+            if let kind = callback.declaredKind { transitions.declare(kind, line: event.line) }
         }
     }
 
     func close() -> SessionReport {
-        var issues: [TransitionIssue] = []
-        transitions.finish(names: name(of:), into: &issues, reports: &transitionReports, phase: { self.controllers[$0].phase })
-        flush(issues)
+        let inFlight = transitions.isInFlight
+        transitions.finish()
+        emit(mainThread.finish())
+        for leak in leaks.finish() { emitLeak(leak, confirmed: classLogsDealloc(leak.controller)) }
+        checkEnding(inFlight: inFlight)
         return SessionReport(
             index: index, input: input, process: process, pid: pid, startLine: startLine, endLine: endLine,
             startTime: startTime, endTime: endTime, durationMs: milliseconds(from: startMicros, to: lastMicros),
-            app: app, controllers: controllers.map { state in
+            launch: launch, app: app, scenes: activity.sceneReports,
+            controllers: controllers.map { state in
                 var report = state.report
                 report.finalPhase = state.phase
                 return report
@@ -106,22 +138,47 @@ final class SessionAnalyzer {
             transitions: transitionReports, findings: findings)
     }
 
-    // MARK: App delegate and markers
+    // MARK: App delegate, scenes and markers
 
     private func handleApplication(_ event: LifecycleEvent) {
         let callback = event.message.callback
-        if callback == .didFinishLaunching { sawFinishLaunching = true }
         app.eventCount += 1
         if keepEvents { app.events.append(record(event)) }
-        guard callback.family == .application else { return }
-        let step = AppAutomaton.step(callback, from: app.finalPhase)
-        if let rule = step.violation {
-            emit(rule, line: event.line, controller: event.message.className ?? "AppDelegate",
-                 message: "\(callback.rawValue) while the app is \(app.finalPhase.rawValue)",
-                 expected: rule == .backgroundWithoutResignActive ? "applicationWillResignActive first" : "applicationWillEnterForeground first",
-                 actual: callback.rawValue)
+        emit(activity.take(callback, line: event.line, message: event.message))
+        app.finalPhase = activity.appPhase
+    }
+
+    private func recordLaunchTiming(_ callback: Callback, micros: Int64?) {
+        guard let micros else { return }
+        switch callback {
+        case .main where mainMicros == nil:
+            mainMicros = micros
+        case .didFinishLaunching where finishLaunchingMicros == nil:
+            finishLaunchingMicros = micros
+        case .viewDidAppear where !sawFirstAppear:
+            sawFirstAppear = true
+            launch.mainToFirstAppearMs = milliseconds(from: mainMicros, to: micros)
+        case .applicationDidBecomeActive, .sceneDidBecomeActive:
+            if launch.finishLaunchingToActiveMs == nil {
+                launch.finishLaunchingToActiveMs = milliseconds(from: finishLaunchingMicros, to: micros)
+            }
+        default:
+            break
         }
-        app.finalPhase = step.next
+    }
+
+    /// Post-mortem (§3): a session that stops in the foreground or mid-transition, when the log shows app or
+    /// scene state at all, gets the last events as an info finding.
+    private func checkEnding(inFlight: Bool) {
+        let logsState = app.finalPhase != .unknown || !activity.sceneReports.isEmpty
+        guard inFlight || (logsState && !activity.reachedBackgroundOrEnd) else { return }
+        let state = activity.sceneReports.last?.finalPhase ?? app.finalPhase
+        let why = inFlight ? "in the middle of a transition" : "with the app \(state.rawValue), before any didEnterBackground or willTerminate"
+        emit(Deviation(
+            rule: .sessionEndedAbruptly, line: endLine, subject: nil,
+            message: "the session ends \(why) (a crash or a kill looks like this); last events: "
+                + recentEvents.map { "line \($0.line) \($0.message.className.map { $0 + " " } ?? "")\($0.message.spelled)" }.joined(separator: ", "),
+            expected: "applicationDidEnterBackground or applicationWillTerminate", actual: "end of session"))
     }
 
     // MARK: View controllers
@@ -139,27 +196,62 @@ final class SessionAnalyzer {
 
         if callback == .viewDidLoad {
             violated = checkViewLoad(index, event: event, outcome: outcome, spawned: &index)
+        } else if callback == .unbalancedAppearanceNotice {
+            emit(Deviation(rule: .unbalancedAppearanceTransition, line: event.line, subject: name,
+                           message: "UIKit reported unbalanced calls to begin/end appearance transitions for \(name)",
+                           expected: "each beginAppearanceTransition closed by one endAppearanceTransition", actual: event.message.spelled))
         } else {
+            checkContainment(index, callback: callback, line: event.line)
             switch outcome {
             case .to(let next):
                 controllers[index].phase = next
             case .violation(let rule, let next):
-                emit(rule, line: event.line, controller: name,
-                     message: violationMessage(rule, callback: callback, phase: controllers[index].phase, name: name),
-                     expected: expectation(rule, callback: callback), actual: callback.rawValue)
+                emit(Deviation(
+                    rule: rule, line: event.line, subject: name,
+                    message: violationMessage(rule, callback: callback, phase: controllers[index].phase, name: name),
+                    expected: expectation(rule, callback: callback), actual: callback.rawValue,
+                    cap: identityCap(rule, index)))
                 controllers[index].phase = next
                 violated = true
             case .viewLoadedAgain, .newInstance:
                 break
             }
         }
+        if callback == .dealloc { knowledge.classesLoggingDealloc.insert(controllers[index].report.className) }
+        if callback == .dealloc || callback == .viewWillAppear { leaks.disarm(index) }
         update(index, with: event, flagged: violated)
         if callback.isAppearanceCallback {
-            var issues: [TransitionIssue] = []
-            let step = ObservedStep(controller: index, callback: callback, line: event.line, micros: event.micros, timeText: event.timeText)
-            transitions.observe(step, violated: violated, phase: { self.controllers[$0].phase }, names: name(of:),
-                                into: &issues, reports: &transitionReports)
-            flush(issues)
+            transitions.observe(ObservedStep(controller: index, callback: callback, line: event.line, micros: event.micros,
+                                             timeText: event.timeText), violated: violated)
+        }
+    }
+
+    /// willMove/didMove and begin/endAppearanceTransition pairing (§7).
+    private func checkContainment(_ index: Int, callback: Callback, line: Int) {
+        guard callback.isContainmentCallback else { return }
+        let name = controllers[index].report.id
+        controllers[index].isChild = true
+        switch callback {
+        case .willMoveToParentViewController:
+            controllers[index].willMovePending = true
+        case .didMoveToParentViewController:
+            if !controllers[index].willMovePending {
+                emit(Deviation(rule: .didMoveWithoutWillMove, line: line, subject: name,
+                               message: "didMove(toParent:) on \(name) with no willMove(toParent:) before it",
+                               expected: "willMove(toParent:) first", actual: "didMove(toParent:)"))
+            }
+            controllers[index].willMovePending = false
+        case .beginAppearanceTransition:
+            controllers[index].appearanceTransitionOpen = true  // a second begin cancels the first: legal
+        case .endAppearanceTransition:
+            if !controllers[index].appearanceTransitionOpen {
+                emit(Deviation(rule: .unbalancedAppearanceTransition, line: line, subject: name,
+                               message: "endAppearanceTransition on \(name) with no beginAppearanceTransition open",
+                               expected: "beginAppearanceTransition first", actual: "endAppearanceTransition"))
+            }
+            controllers[index].appearanceTransitionOpen = false
+        default:
+            break
         }
     }
 
@@ -168,9 +260,9 @@ final class SessionAnalyzer {
     private func checkViewLoad(_ index: Int, event: LifecycleEvent, outcome: ControllerStepOutcome, spawned: inout Int) -> Bool {
         let state = controllers[index]
         if let early = state.appearanceWithoutLoad, !state.hasLoadedView {
-            emit(.appearanceBeforeViewDidLoad, line: event.line, controller: state.report.id,
-                 message: "viewDidLoad came after \(early.callback.rawValue) (line \(early.line)) on \(state.report.id)",
-                 expected: "viewDidLoad before \(early.callback.rawValue)", actual: "viewDidLoad after \(early.callback.rawValue)")
+            emit(Deviation(rule: .appearanceBeforeViewDidLoad, line: event.line, subject: state.report.id,
+                           message: "viewDidLoad came after \(early.callback.rawValue) (line \(early.line)) on \(state.report.id)",
+                           expected: "viewDidLoad before \(early.callback.rawValue)", actual: "viewDidLoad after \(early.callback.rawValue)"))
             markLoaded(index)
             return true
         }
@@ -180,21 +272,27 @@ final class SessionAnalyzer {
             return false
         }
         if state.viewMayBeUnloaded || !state.hasLoadedView {
-            markLoaded(index)  // the view was purged (memory warning, viewDidUnload) and is loaded again: legal
+            // The view was purged (memory warning, viewDidUnload) and is loaded again: legal while hidden (§8).
+            if state.phase == .visible {
+                emit(Deviation(rule: .viewReloadedWhileVisible, line: event.line, subject: state.report.id,
+                               message: "\(state.report.id) reloaded its view while on screen, after a memory warning",
+                               expected: "purge only the views of controllers not on screen", actual: "viewDidLoad while visible"))
+            }
+            markLoaded(index)
             return false
         }
         if state.report.address != nil {
-            emit(.viewLoadedTwice, line: event.line, controller: state.report.id,
-                 message: "\(state.report.id) loaded its view again with no memory warning or viewDidUnload in between",
-                 expected: "one viewDidLoad per view life", actual: "viewDidLoad again")
+            emit(Deviation(rule: .viewLoadedTwice, line: event.line, subject: state.report.id,
+                           message: "\(state.report.id) loaded its view again with no memory warning or viewDidUnload in between",
+                           expected: "one viewDidLoad per view life", actual: "viewDidLoad again"))
             markLoaded(index)
             return true
         }
         // No address: two instances of one class are common (ground truth §11.1). Track a new one, and warn.
         spawned = makeInstance(for: event)
-        emit(.viewLoadedTwice, severity: .warning, line: event.line, controller: controllers[spawned].report.id,
-             message: "\(state.report.className) loaded a view again with no memory warning in between; without instance addresses this is taken as a second instance, \(controllers[spawned].report.id)",
-             expected: "one viewDidLoad per view life", actual: "viewDidLoad again")
+        emit(Deviation(rule: .viewLoadedTwice, line: event.line, subject: controllers[spawned].report.id,
+                       message: "\(state.report.className) loaded a view again with no memory warning in between; without instance addresses this is taken as a second instance, \(controllers[spawned].report.id)",
+                       expected: "one viewDidLoad per view life", actual: "viewDidLoad again", cap: .warning))
         controllers[spawned].phase = .hidden
         markLoaded(spawned)
         return false
@@ -280,21 +378,70 @@ final class SessionAnalyzer {
         return index
     }
 
-    // MARK: Findings
+    // MARK: TransitionContext
 
-    private func name(of index: Int) -> String { controllers[index].report.id }
+    func name(of controller: Int) -> String { controllers[controller].report.id }
 
-    private func flush(_ issues: [TransitionIssue]) {
-        for issue in issues {
-            emit(issue.rule, line: issue.line, controller: name(of: issue.controller), message: issue.message,
-                 expected: issue.expected, actual: issue.actual)
+    func phase(of controller: Int) -> ControllerPhase { controllers[controller].phase }
+
+    func isNew(_ controller: Int, at line: Int) -> Bool {
+        let state = controllers[controller]
+        if let appeared = state.firstAppearanceLine, appeared < line { return false }
+        let creation: Set<Callback> = [.initialize, .loadView, .viewDidLoad]
+        return state.report.firstLine >= line || state.firstCallback.map(creation.contains) == true
+    }
+
+    func isChild(_ controller: Int) -> Bool { controllers[controller].isChild }
+
+    func isAnyOtherVisible(excluding excluded: [Int]) -> Bool {
+        controllers.indices.contains { !excluded.contains($0) && controllers[$0].phase == .visible && !controllers[$0].isChild }
+    }
+
+    func transitionClosed(_ report: TransitionReport, removed: [Int], lastStep: ObservedStep) {
+        transitionReports.append(report)
+        if let threshold = rules.slowTransitionMs, let duration = report.durationMs, duration > threshold {
+            emit(Deviation(
+                rule: .slowTransition, line: report.endLine, subject: report.to ?? report.from,
+                message: "\(report.kind.rawValue) \(report.controllers.joined(separator: " → ")) took \(JSONValue.format(duration)) ms (threshold \(JSONValue.format(threshold)) ms)",
+                expected: "at most \(JSONValue.format(threshold)) ms", actual: "\(JSONValue.format(duration)) ms"))
+        }
+        for controller in removed where controllers[controller].phase != .dead {
+            leaks.arm(LeakWatch.Armed(controller: controller, line: report.endLine, micros: lastStep.micros, kind: report.kind))
         }
     }
 
-    private func emit(_ rule: Rule, severity: Severity? = nil, line: Int, controller: String?, message: String,
-                      expected: String?, actual: String?) {
-        let finding = Finding(rule: rule, severity: severity ?? rule.defaultSeverity, input: input, line: line,
-                              session: index, controller: controller, message: message, expected: expected, actual: actual)
+    func transitionDeviation(_ deviation: Deviation) { emit(deviation) }
+
+    // MARK: Findings
+
+    private func classLogsDealloc(_ controller: Int) -> Bool {
+        knowledge.classesLoggingDealloc.contains(controllers[controller].report.className)
+    }
+
+    private func emitLeak(_ leak: LeakWatch.Armed, confirmed: Bool) {
+        let name = controllers[leak.controller].report.id
+        let within = leak.micros == nil ? "before the session ended" : "within \(JSONValue.format(rules.leakTimeoutSeconds)) s"
+        emit(Deviation(
+            rule: .possibleLeak, line: leak.line, subject: name,
+            message: "\(name) left with the \(leak.kind.rawValue) ending here and was not deallocated \(within)"
+                + (confirmed ? "" : "; its class never logs dealloc/deinit, so this cannot be confirmed"),
+            expected: "dealloc/deinit \(within)", actual: "no dealloc/deinit", cap: confirmed ? nil : .info))
+    }
+
+    /// Rules about repeats on one instance are warnings at most when the instance has no address.
+    private func identityCap(_ rule: Rule, _ index: Int) -> Severity? {
+        controllers[index].report.address == nil && ControllerAutomaton.rulesNeedingIdentity.contains(rule) ? .warning : nil
+    }
+
+    private func emit(_ deviations: [Deviation]) {
+        for deviation in deviations { emit(deviation) }
+    }
+
+    private func emit(_ deviation: Deviation) {
+        guard let severity = rules.severity(of: deviation.rule, cappedAt: deviation.cap) else { return }
+        let finding = Finding(rule: deviation.rule, severity: severity, input: input, line: deviation.line, session: index,
+                              controller: deviation.subject, message: deviation.message,
+                              expected: deviation.expected, actual: deviation.actual)
         findings.append(finding)
         report(finding)
     }
@@ -313,6 +460,8 @@ final class SessionAnalyzer {
         case .isAppearingOutsideAppearance: return "viewIsAppearing on \(name) outside viewWillAppear … viewDidAppear (controller was \(phase.rawValue))"
         case .appearanceBeforeViewDidLoad: return "\(callback.rawValue) on \(name) before its view was loaded (controller was \(phase.rawValue))"
         case .callbackAfterDealloc: return "\(callback.rawValue) on \(name) after its dealloc/deinit"
+        case .viewUnloadedWhileVisible: return "\(callback.rawValue) on \(name) while it is \(phase.rawValue)"
+        case .deallocWhileOnScreen: return "\(name) was deallocated while \(phase.rawValue), before its viewDidDisappear"
         default: return "\(callback.rawValue) on \(name): \(rule.summary)"
         }
     }
@@ -325,6 +474,8 @@ final class SessionAnalyzer {
         case .unbalancedWillCallback: return callback == .viewWillAppear ? "viewWillDisappear/viewDidDisappear first" : "viewWillAppear/viewDidAppear first"
         case .appearanceBeforeViewDidLoad: return "viewDidLoad first"
         case .callbackAfterDealloc: return "no callback after dealloc"
+        case .viewUnloadedWhileVisible: return "views unloaded only while not on screen"
+        case .deallocWhileOnScreen: return "viewWillDisappear and viewDidDisappear before dealloc"
         default: return nil
         }
     }

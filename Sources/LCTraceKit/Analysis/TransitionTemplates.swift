@@ -1,18 +1,32 @@
 /// What a transition between view controllers was.
 public enum TransitionKind: String, Sendable, Codable, CaseIterable {
     case push, pop, present, dismiss
+    /// popToRootViewController / popToViewController, or a pop back more than one level of the history.
+    case popToRoot = "pop-to-root"
     case tabSwitch = "tab-switch"
     case pageScroll = "page-scroll"
     case interactivePopCancelled = "interactive-pop-cancelled"
     case pageScrollCancelled = "page-scroll-cancelled"
     case pageCurlCancelled = "page-curl-cancelled"
-    /// Controllers appeared with none disappearing (the root at launch, a sheet, a child added).
+    /// iOS 13+ sheets and the "over" styles: the presenter gets no callbacks.
+    case sheetPresent = "sheet-present"
+    case sheetDismiss = "sheet-dismiss"
+    /// A swipe-to-dismiss let go: the sheet snaps back.
+    case sheetDismissCancelled = "sheet-dismiss-cancelled"
+    /// Custom containment: a child's view added to or removed from its container.
+    case addChild = "add-child"
+    case removeChild = "remove-child"
+    /// Controllers appeared with none disappearing (the root at launch).
     case appear
-    /// Controllers disappeared with none appearing (teardown at termination, a sheet dismissed).
+    /// Controllers disappeared with none appearing (teardown at termination).
     case disappear
+    /// One controller began to appear and disappeared instead (a cancelled appearance transition).
+    case appearCancelled = "appear-cancelled"
+    /// One controller began to disappear and appeared again instead.
+    case disappearCancelled = "disappear-cancelled"
     /// Several controllers appeared and disappeared together (containers forwarding to children).
     case compound
-    /// One controller left and one arrived in an order no template accepts (flagged).
+    /// The controllers exchanged the screen in an order no template accepts (flagged).
     case unrecognized
     /// Still in flight when its session ended.
     case incomplete
@@ -44,12 +58,39 @@ public struct TransitionTemplate: Sendable {
         case lateral
     }
 
+    /// What must hold beyond the order of callbacks, for templates whose order alone is ambiguous.
+    public enum Requirement: Sendable {
+        case none
+        /// The lone controller is a child (it logged willMove/didMove or begin/endAppearanceTransition).
+        case child
+        /// Another controller stays visible underneath (the presenter of a sheet).
+        case otherVisible
+        /// The lone controller was shown as a sheet (the history says so).
+        case shownAsSheet
+        /// The incoming controller is more than one level back in the navigation history.
+        case severalLevelsBack
+    }
+
     public let kind: TransitionKind
     public let direction: Direction
     /// Logged calls whose transition may legally take this shape (a cancelled swipe-back is a logged pop).
     public let satisfies: Set<TransitionKind>
     public let steps: [TransitionStep]
+    public let requirement: Requirement
     public let source: String
+
+    init(kind: TransitionKind, direction: Direction, satisfies: Set<TransitionKind>, steps: [TransitionStep],
+         requirement: Requirement = .none, source: String) {
+        self.kind = kind
+        self.direction = direction
+        self.satisfies = satisfies
+        self.steps = steps
+        self.requirement = requirement
+        self.source = source
+    }
+
+    /// Templates with one controller (sheets, children, cancelled appearances).
+    public var isSingle: Bool { Set(steps.map(\.role)).count == 1 }
 }
 
 private let A = TransitionRole.outgoing
@@ -66,6 +107,11 @@ public enum TransitionTemplates {
             kind: .push, direction: .forward, satisfies: [.push],
             steps: [step(A, .viewWillDisappear), step(B, .viewWillAppear), step(A, .viewDidDisappear), step(B, .viewDidAppear)],
             source: "§4 push: A viewWillDisappear → B viewWillAppear → A viewDidDisappear → B viewDidAppear (seed 001)"),
+        TransitionTemplate(
+            kind: .popToRoot, direction: .backward, satisfies: [.popToRoot],
+            steps: [step(A, .viewWillDisappear), step(B, .viewWillAppear), step(A, .viewDidDisappear), step(B, .viewDidAppear)],
+            requirement: .severalLevelsBack,
+            source: "§4 popToRoot/popToViewController: top viewWillDisappear → target viewWillAppear → top viewDidDisappear → target viewDidAppear; intermediates silent"),
         TransitionTemplate(
             kind: .pop, direction: .backward, satisfies: [.pop],
             steps: [step(A, .viewWillDisappear), step(B, .viewWillAppear), step(A, .viewDidDisappear), step(B, .viewDidAppear)],
@@ -101,6 +147,44 @@ public enum TransitionTemplates {
             steps: [step(B, .viewWillAppear), step(A, .viewWillDisappear), step(B, .viewWillDisappear),
                     step(A, .viewWillAppear), step(B, .viewDidDisappear), step(A, .viewDidAppear)],
             source: "§7 page curl cancelled: new willAppear → current willDisappear → new willDisappear → current willAppear → new didDisappear → current didAppear"),
+
+        // One controller alone: the order cannot tell these apart, so the requirement does (first that holds wins).
+        TransitionTemplate(
+            kind: .addChild, direction: .lateral, satisfies: [],
+            steps: [step(B, .viewWillAppear), step(B, .viewDidAppear)], requirement: .child,
+            source: "§7 containment, add: willMove(toParent:) → viewWillAppear → viewDidAppear → didMove(toParent:)"),
+        TransitionTemplate(
+            kind: .removeChild, direction: .lateral, satisfies: [],
+            steps: [step(A, .viewWillDisappear), step(A, .viewDidDisappear)], requirement: .child,
+            source: "§7 containment, remove: willMove(toParent: nil) → viewWillDisappear → viewDidDisappear → didMove(toParent: nil)"),
+        TransitionTemplate(
+            kind: .sheetDismissCancelled, direction: .lateral, satisfies: [.dismiss],
+            steps: [step(A, .viewWillDisappear), step(A, .viewWillAppear), step(A, .viewDidAppear)], requirement: .shownAsSheet,
+            source: "§6 cancelled swipe-to-dismiss: sheet viewWillDisappear → sheet viewWillAppear → sheet viewDidAppear [verify on device]"),
+        TransitionTemplate(
+            kind: .sheetPresent, direction: .forward, satisfies: [.present],
+            steps: [step(B, .viewWillAppear), step(B, .viewDidAppear)], requirement: .otherVisible,
+            source: "§6 sheet/over/custom present: sheet viewWillAppear → sheet viewDidAppear; the presenter gets nothing"),
+        TransitionTemplate(
+            kind: .sheetDismiss, direction: .backward, satisfies: [.dismiss],
+            steps: [step(A, .viewWillDisappear), step(A, .viewDidDisappear)], requirement: .shownAsSheet,
+            source: "§6 sheet dismiss: sheet viewWillDisappear → sheet viewDidDisappear; the presenter gets nothing"),
+        TransitionTemplate(
+            kind: .appear, direction: .lateral, satisfies: [],
+            steps: [step(B, .viewWillAppear), step(B, .viewDidAppear)],
+            source: "§1 the root controller at launch, or any controller shown alone"),
+        TransitionTemplate(
+            kind: .disappear, direction: .lateral, satisfies: [],
+            steps: [step(A, .viewWillDisappear), step(A, .viewDidDisappear)],
+            source: "§3 teardown before applicationWillTerminate, or any controller leaving alone"),
+        TransitionTemplate(
+            kind: .appearCancelled, direction: .lateral, satisfies: [],
+            steps: [step(B, .viewWillAppear), step(B, .viewWillDisappear), step(B, .viewDidDisappear)],
+            source: "§5, §7 a cancelled appearance: viewWillAppear → viewWillDisappear → viewDidDisappear (second beginAppearanceTransition with the opposite flag)"),
+        TransitionTemplate(
+            kind: .disappearCancelled, direction: .lateral, satisfies: [],
+            steps: [step(A, .viewWillDisappear), step(A, .viewWillAppear), step(A, .viewDidAppear)],
+            source: "§5, §6 a cancelled disappearance: viewWillDisappear → viewWillAppear → viewDidAppear"),
     ]
 
     /// The template a logged call of `kind` is held to.
@@ -108,9 +192,14 @@ public enum TransitionTemplates {
         all.first { $0.kind == kind }
     }
 
-    /// Templates whose steps equal `observed` exactly.
+    /// Templates whose steps equal `observed` exactly, in table order.
     public static func matching(_ observed: [TransitionStep]) -> [TransitionTemplate] {
         all.filter { $0.steps == observed }
+    }
+
+    /// Whether a logged call of `declared` may take the shape `observed`.
+    public static func accepts(_ declared: TransitionKind, _ observed: [TransitionStep]) -> TransitionTemplate? {
+        all.first { $0.satisfies.contains(declared) && $0.steps == observed }
     }
 
     /// How many leading steps of `observed` some template shares: the step after them is the first out of place.

@@ -1,13 +1,3 @@
-/// A deviation the transition tracker found, before the session turns it into a `Finding`.
-struct TransitionIssue {
-    var rule: Rule
-    var line: Int
-    var controller: Int
-    var message: String
-    var expected: String?
-    var actual: String?
-}
-
 /// One appearance callback as it took part in a transition.
 struct ObservedStep {
     var controller: Int
@@ -17,11 +7,27 @@ struct ObservedStep {
     var timeText: String?
 }
 
+/// What the transition tracker needs to know about the session's controllers, and where it sends its results.
+protocol TransitionContext: AnyObject {
+    func name(of controller: Int) -> String
+    func phase(of controller: Int) -> ControllerPhase
+    /// Whether the controller is new at `line`: it has not appeared before and its life began with its view loading.
+    func isNew(_ controller: Int, at line: Int) -> Bool
+    /// Whether the controller logged containment callbacks (it is a child of a custom container).
+    func isChild(_ controller: Int) -> Bool
+    /// Whether a controller other than `excluded` is visible.
+    func isAnyOtherVisible(excluding excluded: [Int]) -> Bool
+    /// A transition closed; `removed` are the controllers it took off a navigation or modal stack.
+    func transitionClosed(_ report: TransitionReport, removed: [Int], lastStep: ObservedStep)
+    func transitionDeviation(_ deviation: Deviation)
+}
+
 /// Groups the appearance callbacks of a session into transitions and classifies each against
 /// `TransitionTemplates`. A transition opens at the first appearance callback while none is open, takes in every
 /// controller that gets an appearance callback while it is open, and closes when all of them are at rest
-/// (no controller appearing or disappearing). A transition declared by a logged call waits, at rest, for both
-/// an outgoing and an incoming controller, so that "A disappeared completely before B appeared" is caught.
+/// (no controller appearing or disappearing). A transition declared by a logged call waits, at rest, until it
+/// fits a template of the declared kind or has both an outgoing and an incoming controller, so that "A
+/// disappeared completely before B appeared" under a logged push is caught.
 struct TransitionTracker {
     private struct Open {
         var roles: [Int: TransitionRole] = [:]
@@ -33,39 +39,47 @@ struct TransitionTracker {
         var waitingForOtherSide = false
 
         var hasBothRoles: Bool { roles.values.contains(.outgoing) && roles.values.contains(.incoming) }
+        var observed: [TransitionStep] { steps.map { TransitionStep(role: roles[$0.controller]!, callback: $0.callback) } }
     }
 
-    /// Whether a controller is new at a given line: it has not appeared before it and its life began with its
-    /// view loading (or begins in this transition). Used for the direction when the history cannot tell.
-    let isNew: (_ controller: Int, _ line: Int) -> Bool
-
-    init(isNew: @escaping (_ controller: Int, _ line: Int) -> Bool) {
-        self.isNew = isNew
+    private struct HistoryEntry {
+        var from: Int?
+        var to: Int
+        var kind: TransitionKind
     }
 
+    unowned let context: any TransitionContext
     private var open: Open?
     private var pendingIntent: (kind: TransitionKind, line: Int)?
-    /// Forward transitions not yet undone: (outgoing, incoming), oldest first.
-    private var history: [(from: Int, to: Int)] = []
+    /// Forward transitions not yet undone, oldest first: the navigation and modal stack as far as the log shows it.
+    private var history: [HistoryEntry] = []
+
+    init(context: any TransitionContext) {
+        self.context = context
+    }
+
+    /// Whether a transition is in flight (some participant still appearing or disappearing).
+    var isInFlight: Bool {
+        guard let open else { return false }
+        return !open.order.allSatisfy { context.phase(of: $0).isAtRest }
+    }
 
     /// A logged push/pop/present/dismiss call.
-    mutating func declare(_ kind: TransitionKind, line: Int, names: (Int) -> String,
-                          into issues: inout [TransitionIssue], reports: inout [TransitionReport]) {
+    mutating func declare(_ kind: TransitionKind, line: Int) {
         if var current = open, current.declared == nil, current.steps.count > 0 {
             current.declared = (kind, line)
             open = current
         } else {
-            if open?.declared != nil { close(names: names, issues: &issues, reports: &reports) }
+            if open?.declared != nil { close() }
             pendingIntent = (kind, line)
         }
     }
 
     /// An appearance callback, after the controller's own automaton took it.
-    mutating func observe(_ step: ObservedStep, violated: Bool, phase: (Int) -> ControllerPhase, names: (Int) -> String,
-                          into issues: inout [TransitionIssue], reports: inout [TransitionReport]) {
+    mutating func observe(_ step: ObservedStep, violated: Bool) {
         // A participant starting over while a declared transition waits at rest for its other side: the wait is over.
         if let current = open, current.waitingForOtherSide, current.roles[step.controller] != nil {
-            close(names: names, issues: &issues, reports: &reports)
+            close()
         }
         var current = open ?? Open()
         if open == nil, let intent = pendingIntent {
@@ -80,91 +94,105 @@ struct TransitionTracker {
         current.hadViolation = current.hadViolation || violated
         open = current
 
-        if current.order.allSatisfy({ phase($0).isAtRest }) {
-            if current.declared == nil || current.hasBothRoles {
-                close(names: names, issues: &issues, reports: &reports)
-            } else {
+        if current.order.allSatisfy({ context.phase(of: $0).isAtRest }) {
+            if let declared = current.declared, !current.hasBothRoles,
+               TransitionTemplates.accepts(declared.kind, current.observed) == nil {
                 open?.waitingForOtherSide = true
+            } else {
+                close()
             }
         }
     }
 
     /// The session ended: report what is still open.
-    mutating func finish(names: (Int) -> String, into issues: inout [TransitionIssue], reports: inout [TransitionReport],
-                         phase: (Int) -> ControllerPhase) {
+    mutating func finish() {
         guard let current = open else { return }
-        if current.order.allSatisfy({ phase($0).isAtRest }) {
-            close(names: names, issues: &issues, reports: &reports)
+        if current.order.allSatisfy({ context.phase(of: $0).isAtRest }) {
+            close()
         } else {
-            reports.append(report(current, kind: .incomplete, names: names))
             open = nil
+            context.transitionClosed(report(current, kind: .incomplete), removed: [], lastStep: current.steps.last!)
         }
     }
 
-    private mutating func close(names: (Int) -> String, issues: inout [TransitionIssue], reports: inout [TransitionReport]) {
+    private mutating func close() {
         guard let current = open else { return }
         open = nil
         // Only `did` callbacks: the transition began before the log did; there is nothing to classify.
         guard current.steps.contains(where: { $0.callback == .viewWillAppear || $0.callback == .viewWillDisappear }) else { return }
         let outgoing = current.order.filter { current.roles[$0] == .outgoing }
         let incoming = current.order.filter { current.roles[$0] == .incoming }
+        let from = outgoing.count == 1 ? outgoing.first : nil
+        let to = incoming.count == 1 ? incoming.first : nil
         let kind: TransitionKind
-        if outgoing.count == 1, incoming.count == 1 {
-            kind = classify(current, from: outgoing[0], to: incoming[0], names: names, issues: &issues)
-        } else if outgoing.isEmpty {
-            kind = .appear
-        } else if incoming.isEmpty {
-            kind = .disappear
+        if outgoing.count + incoming.count == 1 || (from != nil && to != nil) {
+            kind = classify(current, from: from, to: to)
         } else {
             kind = .compound
         }
-        reports.append(report(current, kind: kind, names: names))
+        let removed = record(kind, from: from, to: to)
+        context.transitionClosed(report(current, kind: kind), removed: removed, lastStep: current.steps.last!)
     }
 
-    private mutating func classify(_ current: Open, from: Int, to: Int, names: (Int) -> String,
-                                   issues: inout [TransitionIssue]) -> TransitionKind {
-        let observed = current.steps.map { TransitionStep(role: current.roles[$0.controller]!, callback: $0.callback) }
-        let kind: TransitionKind
+    private func classify(_ current: Open, from: Int?, to: Int?) -> TransitionKind {
+        let observed = current.observed
         if let declared = current.declared {
-            if let accepted = TransitionTemplates.all.first(where: { $0.satisfies.contains(declared.kind) && $0.steps == observed }) {
-                kind = accepted.kind
-            } else {
-                kind = declared.kind
-                if !current.hadViolation, let template = TransitionTemplates.declared(declared.kind) {
-                    let index = zip(template.steps, observed).prefix { $0 == $1 }.count
-                    let got = current.steps[min(index, current.steps.count - 1)]
-                    let expected = index < template.steps.count
-                        ? describe(template.steps[index], from: from, to: to, names: names) : "no further callback"
-                    let actual = "\(names(got.controller)) \(got.callback.rawValue)"
-                    issues.append(TransitionIssue(
-                        rule: .transitionOrder, line: got.line, controller: got.controller,
-                        message: "\(declared.kind.rawValue) declared at line \(declared.line) expects \(expected) next, but \(actual) came",
-                        expected: expected, actual: actual))
-                }
+            if let accepted = TransitionTemplates.accepts(declared.kind, observed) { return accepted.kind }
+            if !current.hadViolation, let template = TransitionTemplates.declared(declared.kind) {
+                let index = zip(template.steps, observed).prefix { $0 == $1 }.count
+                let got = current.steps[min(index, current.steps.count - 1)]
+                let expected = index < template.steps.count ? describe(template.steps[index], from: from, to: to) : "no further callback"
+                let actual = "\(context.name(of: got.controller)) \(got.callback.rawValue)"
+                context.transitionDeviation(Deviation(
+                    rule: .transitionOrder, line: got.line, subject: context.name(of: got.controller),
+                    message: "\(declared.kind.rawValue) declared at line \(declared.line) expects \(expected) next, but \(actual) came",
+                    expected: expected, actual: actual))
             }
-        } else {
-            let matches = TransitionTemplates.matching(observed)
-            if matches.isEmpty {
-                kind = .unrecognized
-                if !current.hadViolation {
-                    let index = min(TransitionTemplates.longestKnownPrefix(of: observed), current.steps.count - 1)
-                    let got = current.steps[index]
-                    let before = current.steps[..<index].map { "\(names($0.controller)) \($0.callback.rawValue)" }
-                    issues.append(TransitionIssue(
-                        rule: .transitionUnrecognized, line: got.line, controller: got.controller,
-                        message: "\(names(got.controller)) \(got.callback.rawValue) fits no UIKit transition"
-                            + (before.isEmpty ? "" : " after " + before.joined(separator: " → ")),
-                        expected: nil, actual: "\(names(got.controller)) \(got.callback.rawValue)"))
-                }
-            } else if matches.count == 1 {
-                kind = matches[0].kind
-            } else {
-                let returning = isReturn(from: from, to: to, at: current.steps[0].line)
-                kind = (matches.first { $0.direction == (returning ? .backward : .forward) } ?? matches[0]).kind
-            }
+            return declared.kind
         }
-        record(kind, from: from, to: to)
-        return kind
+        let candidates = TransitionTemplates.matching(observed).filter { holds($0.requirement, from: from, to: to) }
+        guard let first = candidates.first else {
+            // One controller alone: its own automaton judges its order; only the exchange of two is a transition question.
+            if from == nil || to == nil { return to == nil ? .disappear : .appear }
+            if !current.hadViolation { reportUnrecognized(current, observed: observed) }
+            return .unrecognized
+        }
+        // Several templates fit only for push/pop, pop-to-root and present/dismiss, which share their shapes.
+        guard candidates.count > 1, let from, let to else { return first.kind }
+        // The history (or, without one, the incoming controller's newness) decides the direction.
+        let direction: TransitionTemplate.Direction = isReturn(from: from, to: to, at: current.steps[0].line) ? .backward : .forward
+        return (candidates.first { $0.direction == direction } ?? first).kind
+    }
+
+    private func reportUnrecognized(_ current: Open, observed: [TransitionStep]) {
+        let index = min(TransitionTemplates.longestKnownPrefix(of: observed), current.steps.count - 1)
+        let got = current.steps[index]
+        let before = current.steps[..<index].map { "\(context.name(of: $0.controller)) \($0.callback.rawValue)" }
+        let actual = "\(context.name(of: got.controller)) \(got.callback.rawValue)"
+        context.transitionDeviation(Deviation(
+            rule: .transitionUnrecognized, line: got.line, subject: context.name(of: got.controller),
+            message: "\(actual) fits no UIKit transition" + (before.isEmpty ? "" : " after " + before.joined(separator: " → ")),
+            actual: actual))
+    }
+
+    private func holds(_ requirement: TransitionTemplate.Requirement, from: Int?, to: Int?) -> Bool {
+        let lone = from ?? to
+        switch requirement {
+        case .none:
+            return true
+        case .child:
+            return lone.map(context.isChild) ?? false
+        case .otherVisible:
+            guard let lone else { return false }
+            return !context.isChild(lone) && context.isAnyOtherVisible(excluding: [lone])
+        case .shownAsSheet:
+            guard let lone else { return false }
+            return history.last { $0.to == lone }?.kind == .sheetPresent
+        case .severalLevelsBack:
+            guard let from, let to, history.last?.to == from,
+                  let index = history.lastIndex(where: { $0.from == to }) else { return false }
+            return index < history.count - 1
+        }
     }
 
     /// Whether the transition goes back: `to` is a controller the history went forward from and `from` the
@@ -172,34 +200,45 @@ struct TransitionTracker {
     private func isReturn(from: Int, to: Int, at line: Int) -> Bool {
         if history.last?.to == from && history.contains(where: { $0.from == to }) { return true }
         if history.contains(where: { $0.from == to || $0.to == to || $0.to == from }) { return false }
-        return !isNew(to, line)
+        return !context.isNew(to, at: line)
     }
 
-    private mutating func record(_ kind: TransitionKind, from: Int, to: Int) {
-        guard let template = TransitionTemplates.declared(kind) else { return }
+    /// Updates the history; returns the controllers a backward transition took off the stack.
+    private mutating func record(_ kind: TransitionKind, from: Int?, to: Int?) -> [Int] {
+        guard let template = TransitionTemplates.declared(kind) else { return [] }
+        var removed: [Int] = []
         switch template.direction {
         case .forward:
-            history.append((from, to))
+            if let to { history.append(HistoryEntry(from: from, to: to, kind: kind)) }
         case .backward:
-            if let index = history.lastIndex(where: { $0.from == to }) { history.removeSubrange(index...) }
+            let index = to.flatMap { target in history.lastIndex { $0.from == target } }
+                ?? from.flatMap { leaving in history.lastIndex { $0.to == leaving } }
+            if let index {
+                removed = history[index...].map(\.to)
+                history.removeSubrange(index...)
+            }
+            if let from, !removed.contains(from) { removed.append(from) }
         case .lateral:
             break
         }
         if history.count > 256 { history.removeFirst(history.count - 256) }
+        return removed
     }
 
-    private func describe(_ step: TransitionStep, from: Int, to: Int, names: (Int) -> String) -> String {
-        "\(names(step.role == .outgoing ? from : to)) \(step.callback.rawValue)"
+    private func describe(_ step: TransitionStep, from: Int?, to: Int?) -> String {
+        let controller = step.role == .outgoing ? from : to
+        return "\(controller.map(context.name(of:)) ?? (step.role == .outgoing ? "the outgoing controller" : "the incoming controller")) \(step.callback.rawValue)"
     }
 
-    private func report(_ current: Open, kind: TransitionKind, names: (Int) -> String) -> TransitionReport {
+    private func report(_ current: Open, kind: TransitionKind) -> TransitionReport {
         let first = current.steps.first!
         let last = current.steps.last!
         let outgoing = current.order.first { current.roles[$0] == .outgoing }
         let incoming = current.order.first { current.roles[$0] == .incoming }
         return TransitionReport(
             kind: kind, declared: current.declared?.kind, declaredLine: current.declared?.line,
-            from: outgoing.map(names), to: incoming.map(names), controllers: current.order.map(names),
+            from: outgoing.map(context.name(of:)), to: incoming.map(context.name(of:)),
+            controllers: current.order.map(context.name(of:)),
             startLine: first.line, endLine: last.line, startTime: first.timeText,
             durationMs: milliseconds(from: first.micros, to: last.micros))
     }

@@ -36,6 +36,27 @@ public struct LineFormat: Sendable {
         samples: ["Mar 17 16:34:24 MacBook-Pro LifeCycle[2346]: ViewController >>>> viewDidAppear:",
                   "Mar  7 09:01:02 iPhone-Simulator ShopApp[812] <Notice>: -[CartViewController viewWillAppear:]"])
 
+    public static let logShow = LineFormat(
+        name: "log-show",
+        summary: "`log show` / `log stream` default style: timestamp, thread, type, activity, pid, TTL, Process: (Library) [subsystem:category]",
+        pattern: #"(?<time>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{1,9}(?:[+-]\d\d:?\d\d)?) +(?<tid>0x[0-9a-fA-F]+) +[A-Za-z]+ +0x[0-9a-fA-F]+ +(?<pid>\d+) +\d+ +(?<process>[^:\n]+?): (?:\([^)\n]*\) )?(?:\[[^\]\n]*\] )?"#,
+        samples: ["2024-02-09 09:14:03.118204+0100 0x1e4a1    Default     0x0                  4410   0    ShopApp: (ShopApp) [com.example.shop:lifecycle] CartViewController viewDidLoad()",
+                  "2024-02-09 09:14:03.120011+0100 0x1e4a1    Default     0x0                  4410   0    ShopApp: CartViewController viewWillAppear(_:)"])
+
+    public static let logCompact = LineFormat(
+        name: "log-compact",
+        summary: "`log show --style compact` / `log stream --style compact`: timestamp, type code, Process[pid:tid]",
+        pattern: #"(?<time>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) (?:Df|Db|I|E|F|A) +(?<process>[^\[\]\n]+?)\[(?<pid>\d+):(?<tid>[0-9a-fA-Fx]+)\] (?:\([^)\n]*\) )?(?:\[[^\]\n]*\] )?"#,
+        samples: ["2024-02-09 09:14:03.118 Df ShopApp[4410:1e4a1] [com.example.shop:lifecycle] CartViewController viewDidLoad()",
+                  "2024-02-09 09:14:03.120 I  ShopApp[4410:1e4a1] (UIKitCore) CartViewController viewWillAppear(_:)"])
+
+    public static let xcodeConsole = LineFormat(
+        name: "xcode-console",
+        summary: "Xcode 15+ console with the Timestamp, Process and TID metadata shown: time of day, Process[pid:tid]",
+        pattern: #"(?<time>\d\d:\d\d:\d\d\.\d{3,9}(?:[+-]\d\d:?\d\d)?) (?<process>[^\[\]\n]+?)\[(?<pid>\d+):(?<tid>[0-9a-fA-Fx]+)\] (?:\([^)\n]*\) )?(?:\[[^\]\n]*\] )?"#,
+        samples: ["09:14:03.118204+0100 ShopApp[4410:1e4a1] CartViewController viewDidLoad()",
+                  "09:14:03.120011+0100 ShopApp[4410:1e4a1] [com.example.shop:lifecycle] CartViewController viewWillAppear(_:)"])
+
     public static let bare = LineFormat(
         name: "bare",
         summary: "bare messages (print output): no header, so order-only analysis",
@@ -43,7 +64,7 @@ public struct LineFormat: Sendable {
         samples: ["ViewController viewWillAppear(_:)"])
 
     /// Built-in formats in detection order: most specific first.
-    public static let builtIn: [LineFormat] = [.nslogModern, .nslogClassic, .syslog, .bare]
+    public static let builtIn: [LineFormat] = [.logShow, .logCompact, .nslogModern, .nslogClassic, .xcodeConsole, .syslog, .bare]
 
     public static func named(_ name: String) -> LineFormat? { builtIn.first { $0.name == name } }
 

@@ -47,6 +47,7 @@ public final class MessageParser {
     }
 
     private static let mainMarker = Array("main()".utf8)
+    private static let unbalancedNotice = Array("Unbalanced calls to begin/end appearance transitions for ".utf8)
     private static let memoryWarningMarker = Array("Received memory warning.".utf8)
 
     /// The lifecycle message in `line[range]`, or nil when the message is ordinary app logging.
@@ -54,6 +55,10 @@ public final class MessageParser {
         let trimmed = MessageParser.trimmed(line, range)
         if let marker = MessageParser.marker(line[trimmed]) {
             return LifecycleMessage(className: nil, address: nil, callback: marker, spelled: marker.rawValue, end: trimmed.upperBound)
+        }
+        if line[trimmed].starts(with: MessageParser.unbalancedNotice) {
+            return MessageParser.unbalancedAppearanceNotice(line, from: trimmed.lowerBound + MessageParser.unbalancedNotice.count,
+                                                           to: trimmed.upperBound)
         }
         guard trimmed.count >= 3 else { return nil }
         let message = UnsafeRawBufferPointer(rebasing: line[..<range.upperBound])
@@ -66,6 +71,26 @@ public final class MessageParser {
         let address = matcher.range(ofGroup: 2).flatMap { $0.isEmpty ? nil : String(decoding: line[$0], as: UTF8.self).lowercased() }
         return LifecycleMessage(className: MessageParser.className(line[classRange]), address: address,
                                 callback: callback, spelled: spelled, end: end)
+    }
+
+    /// UIKit's "Unbalanced calls to begin/end appearance transitions for <Module.Class: 0x…>." names the controller.
+    private static func unbalancedAppearanceNotice(_ line: UnsafeRawBufferPointer, from start: Int, to end: Int) -> LifecycleMessage? {
+        var index = start
+        if index < end, line[index] == UInt8(ascii: "<") { index += 1 }
+        let nameStart = index
+        while index < end, line[index] != UInt8(ascii: ":"), line[index] != UInt8(ascii: ">"), !isSpace(line[index]) { index += 1 }
+        guard index > nameStart else { return nil }
+        let className = MessageParser.className(line[nameStart..<index])
+        var address: String?
+        if index < end, line[index] == UInt8(ascii: ":") {
+            index += 1
+            while index < end, isSpace(line[index]) { index += 1 }
+            let addressStart = index
+            while index < end, line[index] != UInt8(ascii: ">"), !isSpace(line[index]) { index += 1 }
+            if index > addressStart { address = String(decoding: line[addressStart..<index], as: UTF8.self).lowercased() }
+        }
+        return LifecycleMessage(className: className, address: address, callback: .unbalancedAppearanceNotice,
+                                spelled: String(decoding: line[(start - unbalancedNotice.count)..<end], as: UTF8.self), end: end)
     }
 
     private static func marker(_ bytes: UnsafeRawBufferPointer.SubSequence) -> Callback? {

@@ -1,12 +1,17 @@
 /// Parses log timestamps by hand (no DateFormatter on the hot path) into microseconds on a common scale.
 ///
 /// Accepted shapes: `2016-03-17 16:02:37.277` (any number of fraction digits, optional), the same followed by a
-/// zone `+0100`/`-05:00`/`Z`, ISO `T` separators, and syslog's `Mar 17 16:34:24` (no year: year 2000 is assumed,
-/// which keeps offsets within one log right). Times without a zone are taken as they are written.
+/// zone `+0100`/`-05:00`/`Z`, ISO `T` separators, a time of day alone (`09:14:03.118204+0100`), and syslog's
+/// `Mar 17 16:34:24` (no year: year 2000 is assumed, which keeps offsets within one log right). Times without a zone are taken as they are written.
 public enum Timestamp {
     public static func microseconds(_ text: UnsafeRawBufferPointer) -> Int64? {
         var scanner = ByteScanner(text)
         if let first = scanner.peek, first >= 0x30, first <= 0x39 {
+            // A time of day alone (`09:14:03.118204+0100`, Xcode's console): microseconds since midnight.
+            if text.count > 2, text[2] == 0x3A {
+                guard let clock = parseClock(&scanner) else { return nil }
+                return applyZone(&scanner, to: clock)
+            }
             return parseNumericDate(&scanner)
         }
         return parseSyslogDate(&scanner)
@@ -23,7 +28,12 @@ public enum Timestamp {
         else { return nil }
         guard var micros = parseClock(&s) else { return nil }
         micros += daysFromCivil(year: year, month: month, day: day) * 86_400_000_000
-        // Optional zone.
+        return applyZone(&s, to: micros)
+    }
+
+    /// An optional zone after the time: `Z`, `+0100`, `-05:00`.
+    private static func applyZone(_ s: inout ByteScanner, to micros: Int64) -> Int64 {
+        var micros = micros
         if s.skip(0x5A) { return micros }
         if let sign = s.peek, sign == 0x2B || sign == 0x2D {
             s.advance()

@@ -20,6 +20,8 @@ public enum Callback: String, Sendable, CaseIterable, Codable {
     case beginAppearanceTransition = "beginAppearanceTransition:animated"
     case endAppearanceTransition
     case dealloc
+    /// UIKit's console line "Unbalanced calls to begin/end appearance transitions for <X>", attached to X.
+    case unbalancedAppearanceNotice = "Unbalanced calls to begin/end appearance transitions"
 
     // App delegate
     case willFinishLaunching = "application:willFinishLaunchingWithOptions"
@@ -62,7 +64,8 @@ public enum Callback: String, Sendable, CaseIterable, Codable {
         case .initialize, .loadView, .viewDidLoad, .viewWillAppear, .viewIsAppearing, .viewDidAppear,
              .viewWillDisappear, .viewDidDisappear, .viewWillLayoutSubviews, .viewDidLayoutSubviews,
              .didReceiveMemoryWarning, .viewWillUnload, .viewDidUnload, .willMoveToParentViewController,
-             .didMoveToParentViewController, .beginAppearanceTransition, .endAppearanceTransition, .dealloc:
+             .didMoveToParentViewController, .beginAppearanceTransition, .endAppearanceTransition, .dealloc,
+             .unbalancedAppearanceNotice:
             return .controller
         case .willFinishLaunching, .didFinishLaunching, .applicationDidBecomeActive, .applicationWillResignActive,
              .applicationDidEnterBackground, .applicationWillEnterForeground, .applicationWillTerminate,
@@ -83,10 +86,30 @@ public enum Callback: String, Sendable, CaseIterable, Codable {
     public var declaredKind: TransitionKind? {
         switch self {
         case .pushViewController: return .push
-        case .popViewController, .popToRootViewController, .popToViewController: return .pop
+        case .popViewController: return .pop
+        case .popToRootViewController, .popToViewController: return .popToRoot
         case .presentViewController: return .present
         case .dismissViewController: return .dismiss
         default: return nil
+        }
+    }
+
+    /// Callbacks UIKit delivers on the main thread (what `callback-off-main-thread` checks): controller, app
+    /// and scene callbacks, except init and dealloc, which run wherever the object is created or released.
+    public var isDeliveredOnMainThread: Bool {
+        switch family {
+        case .controller: return self != .initialize && self != .dealloc && self != .unbalancedAppearanceNotice
+        case .application, .scene: return true
+        case .intent, .marker: return false
+        }
+    }
+
+    /// Containment callbacks: a controller that logs one is a child of a custom container.
+    public var isContainmentCallback: Bool {
+        switch self {
+        case .willMoveToParentViewController, .didMoveToParentViewController, .beginAppearanceTransition, .endAppearanceTransition:
+            return true
+        default: return false
         }
     }
 

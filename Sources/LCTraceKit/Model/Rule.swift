@@ -7,10 +7,10 @@ public enum Severity: String, Sendable, Codable, CaseIterable, Comparable {
     public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
 }
 
-/// Every rule lctrace checks: a stable id, a default severity and a one-line summary. The state machines and
-/// transition templates name these ids; nothing else decides what a finding is called or how serious it is.
+/// Every rule lctrace checks, by its stable id. What each rule means, how serious it is by default and why
+/// lives in `RuleCatalog`; the state machines, templates and checks name these ids and nothing else.
 public enum Rule: String, Sendable, CaseIterable, Codable {
-    // Per view-controller instance (ground truth §4, §5, §8, §9, §11.2)
+    // One view-controller instance (ground truth §4, §5, §7, §8, §9, §11.2)
     case didAppearWithoutWillAppear = "did-appear-without-will-appear"
     case didDisappearWithoutWillDisappear = "did-disappear-without-will-disappear"
     case didAppearTwice = "did-appear-twice"
@@ -18,53 +18,31 @@ public enum Rule: String, Sendable, CaseIterable, Codable {
     case isAppearingOutsideAppearance = "is-appearing-outside-appearance"
     case appearanceBeforeViewDidLoad = "appearance-before-view-did-load"
     case viewLoadedTwice = "view-loaded-twice"
+    case viewUnloadedWhileVisible = "view-unloaded-while-visible"
+    case viewReloadedWhileVisible = "view-reloaded-while-visible"
     case callbackAfterDealloc = "callback-after-dealloc"
-    // App delegate (ground truth §3)
+    case deallocWhileOnScreen = "dealloc-while-on-screen"
+    case didMoveWithoutWillMove = "did-move-without-will-move"
+    case unbalancedAppearanceTransition = "unbalanced-appearance-transition"
+    case callbackOffMainThread = "callback-off-main-thread"
+    case possibleLeak = "possible-leak"
+    // App and scene delegates (ground truth §1–§3)
+    case stateCallbackBeforeLaunch = "state-callback-before-launch"
     case backgroundWithoutResignActive = "background-without-resign-active"
     case activeFromBackgroundWithoutForeground = "active-from-background-without-foreground"
-    // Transitions between controllers (ground truth §4, §6, §11.3)
+    case unexpectedStateCallback = "unexpected-state-callback"
+    case sceneNotConnected = "scene-not-connected"
+    case appCallbacksWithScenes = "app-callbacks-with-scenes"
+    // Transitions between controllers (ground truth §4–§7, §11.3)
     case transitionOrder = "transition-order"
     case transitionUnrecognized = "transition-unrecognized"
+    case slowTransition = "slow-transition"
+    // Whole sessions
+    case sessionEndedAbruptly = "session-ended-abruptly"
 
-    public var defaultSeverity: Severity {
-        switch self {
-        case .didAppearWithoutWillAppear, .didDisappearWithoutWillDisappear, .isAppearingOutsideAppearance,
-             .appearanceBeforeViewDidLoad, .viewLoadedTwice, .callbackAfterDealloc,
-             .backgroundWithoutResignActive, .activeFromBackgroundWithoutForeground:
-            return .error
-        case .didAppearTwice, .unbalancedWillCallback, .transitionOrder, .transitionUnrecognized:
-            return .warning
-        }
-    }
-
-    public var summary: String {
-        switch self {
-        case .didAppearWithoutWillAppear:
-            return "viewDidAppear with no open viewWillAppear on the same instance"
-        case .didDisappearWithoutWillDisappear:
-            return "viewDidDisappear with no open viewWillDisappear on the same instance"
-        case .didAppearTwice:
-            return "viewDidAppear twice in a row with no disappearance in between"
-        case .unbalancedWillCallback:
-            return "viewWillAppear on a controller already appearing or visible, or viewWillDisappear on one already disappearing or hidden"
-        case .isAppearingOutsideAppearance:
-            return "viewIsAppearing outside a viewWillAppear … viewDidAppear window"
-        case .appearanceBeforeViewDidLoad:
-            return "appearance or layout callbacks before the view was loaded (viewDidLoad)"
-        case .viewLoadedTwice:
-            return "viewDidLoad again on one instance with no memory warning or unload in between"
-        case .callbackAfterDealloc:
-            return "a lifecycle callback on an instance after its dealloc/deinit"
-        case .backgroundWithoutResignActive:
-            return "applicationDidEnterBackground while active, without applicationWillResignActive first"
-        case .activeFromBackgroundWithoutForeground:
-            return "applicationDidBecomeActive from the background, without applicationWillEnterForeground first"
-        case .transitionOrder:
-            return "a transition declared by a logged push/pop/present/dismiss call runs in another order than UIKit's"
-        case .transitionUnrecognized:
-            return "two controllers exchange the screen in an order that fits no UIKit transition"
-        }
-    }
+    public var entry: RuleCatalog.Entry { RuleCatalog.entry(for: self) }
+    public var defaultSeverity: Severity { entry.severity }
+    public var summary: String { entry.summary }
 }
 
 /// One deviation found in a log.
@@ -82,4 +60,47 @@ public struct Finding: Sendable, Equatable {
     public var message: String
     public var expected: String?
     public var actual: String?
+}
+
+/// How rules apply in one run: severities overridden (or turned off) by `--severity` or the config file, and
+/// the thresholds of the timing rules.
+public struct RuleSettings: Sendable, Equatable {
+    /// Rule → severity for this run; `nil` turns the rule off.
+    public var overrides: [Rule: Severity?] = [:]
+    /// A popped or dismissed controller not deallocated within this many seconds is a possible leak.
+    public var leakTimeoutSeconds: Double = 3
+    /// Transitions slower than this are `slow-transition` warnings; nil leaves the rule off.
+    public var slowTransitionMs: Double?
+
+    public init() {}
+
+    /// The severity a finding of `rule` gets, or nil when the rule is off. `cap` lowers it where the evidence is
+    /// weaker than the rule assumes (no instance addresses, a class that never logs dealloc).
+    public func severity(of rule: Rule, cappedAt cap: Severity? = nil) -> Severity? {
+        let configured: Severity?
+        if let override = overrides[rule] { configured = override } else { configured = rule.defaultSeverity }
+        guard let configured else { return nil }
+        if let cap { return min(configured, cap) }
+        return configured
+    }
+
+    public func isEnabled(_ rule: Rule) -> Bool {
+        if rule == .slowTransition, slowTransitionMs == nil { return false }
+        return severity(of: rule) != nil
+    }
+}
+
+extension RuleSettings {
+    /// `error`, `warning`, `info` → that severity; `off` → `.some(nil)`; anything else → nil.
+    public static func level(_ text: String) -> Severity?? {
+        if text == "off" { return .some(nil) }
+        return Severity(rawValue: text).map { .some($0) }
+    }
+
+    /// Parses `RULE=LEVEL` (`--severity possible-leak=off`).
+    public static func assignment(_ text: String) -> (rule: Rule, severity: Severity?)? {
+        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let rule = Rule(rawValue: parts[0]), let level = level(parts[1]) else { return nil }
+        return (rule, level)
+    }
 }

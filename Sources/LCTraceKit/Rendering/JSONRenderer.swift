@@ -6,10 +6,11 @@ public final class JSONRenderer: ReportSink {
     private var sessionsWritten = 0
     private var findings: [Finding] = []
 
-    public init(output: Output, includeEvents: Bool) {
+    /// `config` is the configuration file the run used, named in the report.
+    public init(output: Output, includeEvents: Bool, config: String? = nil) {
         self.output = output
         self.includeEvents = includeEvents
-        output.write("{\n  \"schemaVersion\": \(ReportJSON.schemaVersion),\n  \"sessions\": [")
+        output.write("{\n  \"schemaVersion\": \(ReportJSON.schemaVersion),\n  \"config\": \(JSONValue.optional(config).compact()),\n  \"sessions\": [")
     }
 
     public func beginInput(_ name: String) {}

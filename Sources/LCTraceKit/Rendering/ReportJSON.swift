@@ -13,7 +13,12 @@ enum ReportJSON {
             ("startTime", .optional(session.startTime)),
             ("endTime", .optional(session.endTime)),
             ("durationMs", .optional(session.durationMs)),
+            ("launch", .object([
+                ("mainToFirstAppearMs", .optional(session.launch.mainToFirstAppearMs)),
+                ("finishLaunchingToActiveMs", .optional(session.launch.finishLaunchingToActiveMs)),
+            ])),
             ("app", app(session.app, events: events)),
+            ("scenes", .array(session.scenes.map(scene))),
             ("controllers", .array(session.controllers.map { controller($0, events: events) })),
             ("transitions", .array(session.transitions.map(transition))),
             ("findings", .int(session.findings.count)),
@@ -24,6 +29,17 @@ enum ReportJSON {
         var members: [(String, JSONValue)] = [("finalState", .string(app.finalPhase.rawValue)), ("eventCount", .int(app.eventCount))]
         if events { members.append(("events", .array(app.events.map(event)))) }
         return .object(members)
+    }
+
+    static func scene(_ scene: SceneReport) -> JSONValue {
+        .object([
+            ("id", .string(scene.id)),
+            ("class", .string(scene.className)),
+            ("address", .optional(scene.address)),
+            ("firstLine", .int(scene.firstLine)),
+            ("eventCount", .int(scene.eventCount)),
+            ("finalState", .string(scene.finalPhase.rawValue)),
+        ])
     }
 
     static func controller(_ controller: ControllerReport, events: Bool) -> JSONValue {
@@ -100,7 +116,21 @@ enum ReportJSON {
             ("controllers", .int(summary.controllers)),
             ("transitions", .int(summary.transitions)),
             ("findings", .object(Severity.allCases.reversed().map { ($0.rawValue, .int(summary.findings($0))) })),
+            ("timing", .object([
+                ("loadToFirstAppearByClass", .array(summary.loadToAppearByClass.map(durations))),
+                ("transitionsByKind", .array(summary.transitionDurations.map(durations))),
+            ])),
             ("perInput", .array(summary.inputs.map(input))),
+        ])
+    }
+
+    static func durations(_ stats: DurationStats) -> JSONValue {
+        .object([
+            ("name", .string(stats.name)),
+            ("count", .int(stats.count)),
+            ("p50Ms", .double(stats.p50Ms)),
+            ("p90Ms", .double(stats.p90Ms)),
+            ("maxMs", .double(stats.maxMs)),
         ])
     }
 
@@ -116,18 +146,5 @@ enum ReportJSON {
             ("gluedRecords", .int(input.gluedRecords)),
             ("events", .int(input.events)),
         ])
-    }
-}
-
-/// The rule catalogue as JSON (`lctrace rules --format json`).
-public enum RuleCatalogJSON {
-    public static func render() -> String {
-        JSONValue.array(Rule.allCases.map { rule in
-            .object([
-                ("id", .string(rule.rawValue)),
-                ("severity", .string(rule.defaultSeverity.rawValue)),
-                ("summary", .string(rule.summary)),
-            ])
-        }).serialized(indent: 0)
     }
 }

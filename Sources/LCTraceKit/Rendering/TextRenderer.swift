@@ -39,9 +39,18 @@ public final class TextRenderer: ReportSink {
         if let duration = session.durationMs { header += " · \(TextRenderer.duration(duration))" }
         output.write(style.bold(header) + "\n")
 
+        if !session.launch.isEmpty {
+            var parts: [String] = []
+            if let ms = session.launch.mainToFirstAppearMs { parts.append("main → first viewDidAppear \(TextRenderer.duration(ms))") }
+            if let ms = session.launch.finishLaunchingToActiveMs { parts.append("didFinishLaunching → active \(TextRenderer.duration(ms))") }
+            output.write("  " + style.bold("Launch") + style.dim("  " + parts.joined(separator: ", ")) + "\n")
+        }
         if session.app.eventCount > 0 {
             output.write("  " + style.bold("App") + style.dim("  \(plural(session.app.eventCount, "event")), ends \(session.app.finalPhase.rawValue)") + "\n")
             if includeEvents { session.app.events.forEach(writeEvent) }
+        }
+        for scene in session.scenes {
+            output.write("  " + style.bold(scene.id) + style.dim("  \(plural(scene.eventCount, "event")), ends \(scene.finalPhase.rawValue)") + "\n")
         }
         for controller in session.controllers {
             var facts = [plural(controller.eventCount, "event"), "ends \(controller.finalPhase.rawValue)"]
@@ -77,6 +86,7 @@ public final class TextRenderer: ReportSink {
     }
 
     public func finish(_ summary: RunSummary) {
+        writeTiming(summary)
         var parts = ["\(plural(summary.lines, "line")) (\(summary.parsedLines) parsed, \(summary.skippedLines) skipped"
                      + (summary.truncatedLines > 0 ? ", \(summary.truncatedLines) truncated" : "") + ")"]
         parts.append(plural(summary.events, "event"))
@@ -89,6 +99,23 @@ public final class TextRenderer: ReportSink {
         }
         output.write(style.bold("Summary:") + " " + parts.joined(separator: ", ") + "; " + counts.joined(separator: ", ") + "\n")
         output.flush()
+    }
+
+    /// Per controller class and per transition kind: how many, p50, p90, max.
+    private func writeTiming(_ summary: RunSummary) {
+        let groups = [("viewDidLoad → first viewDidAppear", summary.loadToAppearByClass), ("Transitions", summary.transitionDurations)]
+            .filter { !$0.1.isEmpty }
+        guard !groups.isEmpty else { return }
+        output.write(style.bold("Timing") + "\n")
+        let width = groups.flatMap { $0.1.map(\.name.count) }.max() ?? 0
+        for (title, rows) in groups {
+            output.write("  " + title + "\n")
+            for row in rows {
+                output.write("    " + row.name.rightPadded(to: width) + "  " + "\(row.count)×".leftPadded(to: 5)
+                             + style.dim("  p50 \(TextRenderer.duration(row.p50Ms)), p90 \(TextRenderer.duration(row.p90Ms)), max \(TextRenderer.duration(row.maxMs))") + "\n")
+            }
+        }
+        output.write("\n")
     }
 
     /// `input:line: severity: [rule] message`

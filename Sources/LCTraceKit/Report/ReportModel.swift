@@ -58,7 +58,38 @@ public struct TransitionReport: Sendable, Equatable {
 public struct AppReport: Sendable, Equatable {
     public var events: [EventRecord]
     public var eventCount: Int
-    public var finalPhase: AppPhase
+    public var finalPhase: ActivityPhase
+}
+
+/// One scene (one scene delegate instance) in one session.
+public struct SceneReport: Sendable, Equatable {
+    /// `SceneDelegate`, or `SceneDelegate@0x…` when the delegate's address is logged.
+    public var id: String
+    public var className: String
+    public var address: String?
+    public var firstLine: Int
+    public var eventCount: Int
+    public var finalPhase: ActivityPhase
+}
+
+/// How long the launch took, where the log has timestamps.
+public struct LaunchTiming: Sendable, Equatable {
+    /// main() → the first viewDidAppear.
+    public var mainToFirstAppearMs: Double?
+    /// didFinishLaunching → the first applicationDidBecomeActive or sceneDidBecomeActive.
+    public var finishLaunchingToActiveMs: Double?
+
+    public var isEmpty: Bool { mainToFirstAppearMs == nil && finishLaunchingToActiveMs == nil }
+}
+
+/// The spread of one kind of duration over the whole run.
+public struct DurationStats: Sendable, Equatable {
+    /// A controller class, or a transition kind.
+    public var name: String
+    public var count: Int
+    public var p50Ms: Double
+    public var p90Ms: Double
+    public var maxMs: Double
 }
 
 /// One app launch: from `main()` (or the first event, or a change of process id) to the next.
@@ -72,7 +103,9 @@ public struct SessionReport: Sendable, Equatable {
     public var startTime: String?
     public var endTime: String?
     public var durationMs: Double?
+    public var launch: LaunchTiming
     public var app: AppReport
+    public var scenes: [SceneReport]
     public var controllers: [ControllerReport]
     public var transitions: [TransitionReport]
     public var findings: [Finding]
@@ -113,6 +146,11 @@ public struct RunSummary: Sendable, Equatable {
     public var controllers = 0
     public var transitions = 0
     public var findings: [Severity: Int] = [:]
+    /// viewDidLoad → first viewDidAppear per controller class, and durations per transition kind.
+    public var loadToAppearByClass: [DurationStats] = []
+    public var transitionDurations: [DurationStats] = []
+    /// The configuration file the run used, if any.
+    public var config: String?
 
     public var lines: Int { inputs.reduce(0) { $0 + $1.lines } }
     public var parsedLines: Int { inputs.reduce(0) { $0 + $1.parsedLines } }

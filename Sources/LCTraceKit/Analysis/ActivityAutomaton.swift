@@ -1,0 +1,117 @@
+/// Where the app (scene-less apps) or one scene is in its activation life (lifecycle-ground-truth §3).
+public enum ActivityPhase: String, Sendable {
+    /// Nothing seen yet, or the log started late: the first callback is accepted.
+    case unknown
+    /// willFinishLaunching seen.
+    case launching
+    /// didFinishLaunching (app) or willConnectTo (scene) seen: foreground-inactive or background, not yet decided.
+    case launched
+    /// willEnterForeground seen, didBecomeActive not yet.
+    case enteringForeground = "entering-foreground"
+    case active
+    /// willResignActive seen: still in the foreground, not active.
+    case inactive
+    case background
+    /// applicationWillTerminate.
+    case terminated
+    /// sceneDidDisconnect.
+    case disconnected
+}
+
+/// The callbacks of the app-delegate and scene-delegate state machines, with the family difference removed.
+enum ActivityStep: Sendable {
+    case willLaunch, launch, connect, enterForeground, becomeActive, resignActive, enterBackground, terminate, disconnect
+
+    init?(_ callback: Callback) {
+        switch callback {
+        case .willFinishLaunching: self = .willLaunch
+        case .didFinishLaunching: self = .launch
+        case .sceneWillConnect: self = .connect
+        case .applicationWillEnterForeground, .sceneWillEnterForeground: self = .enterForeground
+        case .applicationDidBecomeActive, .sceneDidBecomeActive: self = .becomeActive
+        case .applicationWillResignActive, .sceneWillResignActive: self = .resignActive
+        case .applicationDidEnterBackground, .sceneDidEnterBackground: self = .enterBackground
+        case .applicationWillTerminate: self = .terminate
+        case .sceneDidDisconnect: self = .disconnect
+        default: return nil
+        }
+    }
+
+    /// The phase the step always leads to, whatever it came from.
+    var implied: ActivityPhase {
+        switch self {
+        case .willLaunch: return .launching
+        case .launch, .connect: return .launched
+        case .enterForeground: return .enteringForeground
+        case .becomeActive: return .active
+        case .resignActive: return .inactive
+        case .enterBackground: return .background
+        case .terminate: return .terminated
+        case .disconnect: return .disconnected
+        }
+    }
+
+    /// An activation change (not launch, connection or the end of the process).
+    var isStateChange: Bool {
+        switch self {
+        case .enterForeground, .becomeActive, .resignActive, .enterBackground: return true
+        default: return false
+        }
+    }
+}
+
+/// The state machine as a table: phase → step → the rule the step breaks there. Every step leads to the phase
+/// it implies; a pair the table does not list is legal. Errors are the two impossible edges of §11.4, warnings
+/// the §3 oddities seen in the field; the swipe-kill (resign → disconnect) and the background launch
+/// (didFinishLaunching → didEnterBackground) are legal.
+enum ActivityAutomaton {
+    static let violations: [ActivityPhase: [ActivityStep: Rule]] = [
+        .launched: [.resignActive: .unexpectedStateCallback],
+        .enteringForeground: [
+            .enterForeground: .unexpectedStateCallback,
+            .resignActive: .unexpectedStateCallback,  // willEnterForeground not followed by didBecomeActive
+            .enterBackground: .unexpectedStateCallback,
+        ],
+        .active: [
+            .enterBackground: .backgroundWithoutResignActive,
+            .enterForeground: .unexpectedStateCallback,
+            .becomeActive: .unexpectedStateCallback,
+            .terminate: .unexpectedStateCallback,
+            .disconnect: .unexpectedStateCallback,
+        ],
+        .inactive: [
+            .enterForeground: .unexpectedStateCallback,
+            .resignActive: .unexpectedStateCallback,
+            .terminate: .unexpectedStateCallback,
+        ],
+        .background: [
+            .becomeActive: .activeFromBackgroundWithoutForeground,
+            .resignActive: .unexpectedStateCallback,
+        ],
+    ]
+
+    static func step(_ step: ActivityStep, from phase: ActivityPhase) -> (next: ActivityPhase, violation: Rule?) {
+        // A launch or connection reported after the state already moved on (its own finding) does not move it back.
+        if step == .launch || step == .connect, ![.unknown, .launching, .terminated, .disconnected].contains(phase) {
+            return (phase, violations[phase]?[step])
+        }
+        return (step.implied, violations[phase]?[step])
+    }
+
+    /// What UIKit would have sent instead, for the finding's `expected`.
+    static func expectation(_ rule: Rule, step: ActivityStep, scene: Bool) -> String? {
+        let prefix = scene ? "scene" : "application"
+        switch rule {
+        case .backgroundWithoutResignActive: return "\(prefix)WillResignActive first"
+        case .activeFromBackgroundWithoutForeground: return "\(prefix)WillEnterForeground first"
+        case .unexpectedStateCallback:
+            switch step {
+            case .terminate: return "applicationDidEnterBackground before applicationWillTerminate"
+            case .enterForeground: return "\(prefix)WillEnterForeground only from the background"
+            case .becomeActive: return "\(prefix)WillResignActive between two activations"
+            default: return "\(prefix)DidBecomeActive after \(prefix)WillEnterForeground"
+            }
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,52 @@
+/// The leak rule (ground truth §9, after MLeaksFinder): each controller a completed pop, pop-to-root or dismiss
+/// took off the stack must deallocate within the timeout. Appearing again or deallocating disarms the check.
+struct LeakWatch {
+    struct Armed {
+        var controller: Int
+        /// Where the transition that removed it ended.
+        var line: Int
+        var micros: Int64?
+        var kind: TransitionKind
+    }
+
+    let timeoutMicros: Int64
+    private var armed: [Armed] = []
+    /// Past their deadline, waiting to learn whether their class logs dealloc at all.
+    private var undecided: [Armed] = []
+
+    init(timeoutSeconds: Double) {
+        timeoutMicros = Int64(timeoutSeconds * 1_000_000)
+    }
+
+    mutating func arm(_ entry: Armed) {
+        disarm(entry.controller)
+        armed.append(entry)
+    }
+
+    mutating func disarm(_ controller: Int) {
+        armed.removeAll { $0.controller == controller }
+        undecided.removeAll { $0.controller == controller }
+    }
+
+    /// The time is now `micros`: returns the entries past their deadline whose class is known to log dealloc
+    /// (possible leaks); the others wait for the end of the session.
+    mutating func expire(now micros: Int64, classLogsDealloc: (Int) -> Bool) -> [Armed] {
+        guard !armed.isEmpty else { return [] }
+        var leaks: [Armed] = []
+        armed.removeAll { entry in
+            guard let start = entry.micros, micros - start > timeoutMicros else { return false }
+            if classLogsDealloc(entry.controller) { leaks.append(entry) } else { undecided.append(entry) }
+            return true
+        }
+        return leaks
+    }
+
+    /// The session ended: the entries past their deadline, and those that could not be timed (a format without
+    /// timestamps) and never deallocated. Timed entries still within their timeout are dropped: the log ended first.
+    mutating func finish() -> [Armed] {
+        let leaks = undecided + armed.filter { $0.micros == nil }
+        armed = []
+        undecided = []
+        return leaks
+    }
+}

@@ -1,0 +1,199 @@
+/// The rule catalogue: for every rule, its default severity, a one-line summary, an explanation, a minimal log
+/// that triggers it and what UIKit does instead. `lctrace rules` lists it and `lctrace explain RULE` prints an
+/// entry; section numbers refer to lifecycle-ground-truth.md, where each claim is sourced.
+public enum RuleCatalog {
+    public struct Entry: Sendable {
+        public let rule: Rule
+        public let severity: Severity
+        public let summary: String
+        /// What the rule checks and when it stays silent.
+        public let explanation: String
+        /// A minimal log (bare `print` lines unless a header matters) that triggers the rule.
+        public let example: String
+        /// What UIKit does, and why a log that breaks the rule points at a bug.
+        public let uikit: String
+        public let reference: String
+    }
+
+    public static func entry(for rule: Rule) -> Entry { byRule[rule]! }
+
+    private static let byRule: [Rule: Entry] = Dictionary(uniqueKeysWithValues: entries.map { ($0.rule, $0) })
+
+    public static let entries: [Entry] = [
+        Entry(
+            rule: .didAppearWithoutWillAppear, severity: .error,
+            summary: "viewDidAppear with no open viewWillAppear on the same instance",
+            explanation: "Per instance, viewDidAppear must close an appearance that viewWillAppear opened. Fires when viewDidAppear comes while the controller is hidden or disappearing.",
+            example: "A viewDidLoad()\nA viewWillAppear(_:)\nA viewDidAppear(_:)\nA viewWillDisappear(_:)\nA viewDidDisappear(_:)\nA viewDidAppear(_:)",
+            uikit: "UIKit always sends viewWillAppear before viewDidAppear for one appearance. A lone viewDidAppear comes from a container forwarding appearance methods by hand and skipping one.",
+            reference: "§4, §7"),
+        Entry(
+            rule: .didDisappearWithoutWillDisappear, severity: .error,
+            summary: "viewDidDisappear with no open viewWillDisappear on the same instance",
+            explanation: "Per instance, viewDidDisappear must close a disappearance that viewWillDisappear opened.",
+            example: "A viewDidLoad()\nA viewWillAppear(_:)\nA viewDidAppear(_:)\nA viewDidDisappear(_:)",
+            uikit: "UIKit always sends viewWillDisappear first; a lone viewDidDisappear is a manual forwarding bug or a call to the method from app code.",
+            reference: "§4"),
+        Entry(
+            rule: .didAppearTwice, severity: .warning,
+            summary: "viewDidAppear twice in a row with no disappearance in between",
+            explanation: "Fires on a second viewDidAppear while the instance is already visible.",
+            example: "A viewWillAppear(_:)\nA viewDidAppear(_:)\nA viewDidAppear(_:)",
+            uikit: "A known UIKit bug (a child added in applicationDidBecomeActive) can do this, and two instances sharing a class name look the same, so it is a warning.",
+            reference: "§4 (rdar 14058168)"),
+        Entry(
+            rule: .unbalancedWillCallback, severity: .warning,
+            summary: "viewWillAppear on a controller already appearing or visible, or viewWillDisappear on one already disappearing or hidden",
+            explanation: "A will-callback that repeats the change already under way. Cancelled transitions (will-appear then will-disappear) are legal and do not fire it.",
+            example: "A viewDidLoad()\nA viewWillAppear(_:)\nA viewWillAppear(_:)",
+            uikit: "UIKit prints \"Unbalanced calls to begin/end appearance transitions\" in this situation: usually a push or present started while another transition was in flight.",
+            reference: "§4"),
+        Entry(
+            rule: .isAppearingOutsideAppearance, severity: .error,
+            summary: "viewIsAppearing outside a viewWillAppear … viewDidAppear window",
+            explanation: "viewIsAppearing (iOS 13+ with the iOS 17 SDK) is only legal between viewWillAppear and viewDidAppear of one appearance.",
+            example: "A viewWillAppear(_:)\nA viewDidAppear(_:)\nA viewIsAppearing(_:)",
+            uikit: "UIKit calls viewIsAppearing once the view is in the hierarchy and laid out, always before viewDidAppear.",
+            reference: "§4"),
+        Entry(
+            rule: .appearanceBeforeViewDidLoad, severity: .error,
+            summary: "appearance or layout callbacks before the view was loaded (viewDidLoad)",
+            explanation: "Fires when viewDidLoad shows up after appearance or layout callbacks of the same view life, or when a controller whose view was unloaded (viewDidUnload) appears without loading it again. A log that starts after viewDidLoad is not flagged.",
+            example: "A viewWillAppear(_:)\nA viewDidLoad()\nA viewDidAppear(_:)",
+            uikit: "A view must exist before it can appear or be laid out: UIKit loads it (loadView, viewDidLoad) the first time `view` is touched.",
+            reference: "§4, §8"),
+        Entry(
+            rule: .viewLoadedTwice, severity: .error,
+            summary: "viewDidLoad again on one instance with no memory warning or unload in between",
+            explanation: "With instance addresses this is an error. Without them a second viewDidLoad is taken as a second instance (Class#2) and reported as a warning, since two instances of one class are common.",
+            example: "<App.A: 0x1> viewDidLoad()\n<App.A: 0x1> viewWillAppear(_:)\n<App.A: 0x1> viewDidAppear(_:)\n<App.A: 0x1> viewDidLoad()",
+            uikit: "Since iOS 6 UIKit keeps a controller's view for its whole life; it is loaded again only after viewDidUnload (iOS 5 and earlier) or after the app sets `self.view = nil`, typically in didReceiveMemoryWarning.",
+            reference: "§8, §11.1"),
+        Entry(
+            rule: .viewUnloadedWhileVisible, severity: .error,
+            summary: "viewWillUnload or viewDidUnload on a controller that is on screen",
+            explanation: "Fires when viewWillUnload/viewDidUnload arrives while the instance is appearing, visible or disappearing.",
+            example: "A viewWillAppear:\nA viewDidAppear:\nA didReceiveMemoryWarning\nA viewDidUnload",
+            uikit: "On iOS 5 and earlier UIKit unloads only the views of controllers that are not in a window; a visible view is never released.",
+            reference: "§8"),
+        Entry(
+            rule: .viewReloadedWhileVisible, severity: .warning,
+            summary: "the view of a visible controller was loaded again after a memory warning",
+            explanation: "Reloading a purged view (the seed's `self.view = nil` in didReceiveMemoryWarning) is legal for a hidden controller; for one on screen the user sees the screen blank and rebuild.",
+            example: "A viewWillAppear:\nA viewDidAppear:\nA didReceiveMemoryWarning\nA viewDidLoad",
+            uikit: "UIKit reloads a nil view the next time it is needed; if the controller is visible that is at once, which resets everything the user was looking at.",
+            reference: "§8"),
+        Entry(
+            rule: .callbackAfterDealloc, severity: .error,
+            summary: "a lifecycle callback on an instance after its dealloc/deinit",
+            explanation: "Needs instance identity: with addresses, any callback after the instance's dealloc. Without addresses, a callback on a deallocated class that does not start a new instance.",
+            example: "<App.A: 0x1> viewDidLoad()\n<App.A: 0x1> deinit\n<App.A: 0x1> viewWillAppear(_:)",
+            uikit: "A deallocated object receives nothing; a callback after dealloc means a dangling pointer or a log that mixes up instances.",
+            reference: "§9"),
+        Entry(
+            rule: .deallocWhileOnScreen, severity: .warning,
+            summary: "dealloc/deinit of a controller that is appearing, visible or disappearing",
+            explanation: "Fires when an instance is deallocated before its viewDidDisappear.",
+            example: "<App.A: 0x1> viewWillAppear(_:)\n<App.A: 0x1> viewDidAppear(_:)\n<App.A: 0x1> deinit",
+            uikit: "UIKit releases a popped or dismissed controller after its viewDidDisappear; deallocating one on screen means something else owned it and dropped it too early.",
+            reference: "§9"),
+        Entry(
+            rule: .didMoveWithoutWillMove, severity: .warning,
+            summary: "didMove(toParent:) with no willMove(toParent:) before it",
+            explanation: "Containment is bracketed: willMove then didMove. Fires on a didMove for an instance with no pending willMove in the session.",
+            example: "Child viewDidLoad()\nChild didMove(toParent:)",
+            uikit: "addChild calls willMove(toParent:) automatically and the container calls didMove; removing, the container calls willMove(toParent: nil) and removeFromParent calls didMove. A lone didMove means addChild was skipped or willMove(nil) was forgotten.",
+            reference: "§7"),
+        Entry(
+            rule: .unbalancedAppearanceTransition, severity: .warning,
+            summary: "UIKit reported unbalanced begin/end appearance transitions, or endAppearanceTransition came with no begin",
+            explanation: "UIKit's own console line \"Unbalanced calls to begin/end appearance transitions for <X>\" is an event attached to X; a logged endAppearanceTransition with no beginAppearanceTransition open fires the same rule.",
+            example: "Unbalanced calls to begin/end appearance transitions for <App.DetailViewController: 0x7f9>.",
+            uikit: "Containers that forward appearance by hand must pair beginAppearanceTransition with endAppearanceTransition; UIKit logs this line when a push or present starts during another transition.",
+            reference: "§7, §11.6"),
+        Entry(
+            rule: .callbackOffMainThread, severity: .error,
+            summary: "a UIKit lifecycle callback logged from a thread other than the session's main thread",
+            explanation: "The main thread is the thread of main() or didFinishLaunching, or else the one most UIKit callbacks in the session use. Needs a format with thread ids (NSLog, log show/stream). dealloc/deinit may run on any thread and is not checked.",
+            example: "2024-02-09 09:14:03.100000+0100 App[10:100] AppDelegate application(_:didFinishLaunchingWithOptions:)\n2024-02-09 09:14:03.200000+0100 App[10:207] A viewDidLoad()",
+            uikit: "UIKit is main-thread only: it never calls lifecycle methods elsewhere. A callback on another thread means app code called it, or touched `view` off the main thread.",
+            reference: "§10"),
+        Entry(
+            rule: .possibleLeak, severity: .warning,
+            summary: "a popped or dismissed controller was not deallocated in time",
+            explanation: "After a completed pop, pop-to-root or dismiss, each controller removed must log dealloc/deinit within the leak timeout (3 s, `leak-timeout`). A warning when its class logs dealloc elsewhere in the input; info when it never does (the log cannot tell). Never after a cancelled pop, and disarmed when the controller appears again. Without timestamps the check waits for the end of the session.",
+            example: "2016-03-17 16:02:37.100 App[1:1] A >>>> viewWillDisappear:\n2016-03-17 16:02:37.110 App[1:1] B >>>> viewWillAppear:\n2016-03-17 16:02:37.600 App[1:1] A >>>> viewDidDisappear:\n2016-03-17 16:02:37.610 App[1:1] B >>>> viewDidAppear:\n2016-03-17 16:02:45.000 App[1:1] B >>>> viewWillDisappear:",
+            uikit: "A navigation or presentation controller releases the controllers it removes once their viewDidDisappear has run; if nothing else retains them they deallocate at once. MLeaksFinder checks the same after 3 s.",
+            reference: "§9"),
+        Entry(
+            rule: .stateCallbackBeforeLaunch, severity: .error,
+            summary: "an app or scene state callback before didFinishLaunching in a process whose start is logged",
+            explanation: "Checked only in sessions whose start is in the log (main() was logged, or a new process id began); a log that starts late is not flagged. configurationForConnecting and didDiscardSceneSessions are not state callbacks.",
+            example: "main()\nAppDelegate applicationDidBecomeActive(_:)\nAppDelegate application(_:didFinishLaunchingWithOptions:)",
+            uikit: "UIApplicationMain creates the delegate, sends willFinishLaunching and didFinishLaunching, and only then activates the app or connects scenes.",
+            reference: "§1, §2"),
+        Entry(
+            rule: .backgroundWithoutResignActive, severity: .error,
+            summary: "didEnterBackground while active, without willResignActive first (app or scene)",
+            explanation: "The app-delegate and each scene have an activation state machine; going from active straight to the background skips a state. For scenes logged without an address (no scene identity) this is a warning.",
+            example: "AppDelegate applicationDidBecomeActive(_:)\nAppDelegate applicationDidEnterBackground(_:)",
+            uikit: "Leaving the foreground always passes through inactive: UIKit sends willResignActive before didEnterBackground.",
+            reference: "§3"),
+        Entry(
+            rule: .activeFromBackgroundWithoutForeground, severity: .error,
+            summary: "didBecomeActive from the background, without willEnterForeground first (app or scene)",
+            explanation: "The mirror of background-without-resign-active. For scenes without identity it is a warning.",
+            example: "AppDelegate applicationDidEnterBackground(_:)\nAppDelegate applicationDidBecomeActive(_:)",
+            uikit: "Returning from the background always passes through inactive: UIKit sends willEnterForeground before didBecomeActive.",
+            reference: "§3"),
+        Entry(
+            rule: .unexpectedStateCallback, severity: .warning,
+            summary: "a state callback UIKit rarely sends in the current state (foreground twice, resign while not active, …)",
+            explanation: "The possible-but-suspicious edges of the app and scene state machines: willEnterForeground while already in the foreground, willResignActive while not active, didBecomeActive twice, willTerminate with no didEnterBackground, a willEnterForeground not followed by didBecomeActive. A swipe-kill (resign, then disconnect with no background) is legal.",
+            example: "AppDelegate applicationDidBecomeActive(_:)\nAppDelegate applicationDidBecomeActive(_:)",
+            uikit: "Each of these has been seen in the field (quick minimise-then-kill races, apps opting out of background execution), so they are warnings, not errors.",
+            reference: "§3"),
+        Entry(
+            rule: .sceneNotConnected, severity: .warning,
+            summary: "a scene enters the foreground or becomes active with no willConnectTo in this process",
+            explanation: "Checked only in sessions whose start is in the log.",
+            example: "main()\nAppDelegate application(_:didFinishLaunchingWithOptions:)\nSceneDelegate sceneWillEnterForeground(_:)",
+            uikit: "A scene is connected (scene(_:willConnectTo:options:)) before any of its state callbacks.",
+            reference: "§2"),
+        Entry(
+            rule: .appCallbacksWithScenes, severity: .warning,
+            summary: "app-delegate activation callbacks in a session that also has scene callbacks",
+            explanation: "Reported once per session, at the first app-delegate activation callback after a scene callback (or the first scene callback after one).",
+            example: "SceneDelegate sceneDidBecomeActive(_:)\nAppDelegate applicationDidBecomeActive(_:)",
+            uikit: "With scenes adopted UIKit does not call applicationDidBecomeActive and its siblings; seeing both means the app forwards them by hand or the scene manifest is misconfigured.",
+            reference: "§2"),
+        Entry(
+            rule: .transitionOrder, severity: .warning,
+            summary: "a transition declared by a logged push/pop/present/dismiss call runs in another order than UIKit's",
+            explanation: "When the app logs its navigation call, the transition that follows is held to that kind's templates (a logged pop may also be a cancelled swipe-back, a logged present a sheet).",
+            example: "A pushViewController(_:animated:)\nA viewWillDisappear(_:)\nB viewWillAppear(_:)\nB viewDidAppear(_:)\nA viewDidDisappear(_:)",
+            uikit: "A push ends with the old controller's viewDidDisappear before the new one's viewDidAppear; a full-screen present the other way round.",
+            reference: "§4, §6, §11.3"),
+        Entry(
+            rule: .transitionUnrecognized, severity: .warning,
+            summary: "two controllers exchange the screen in an order that fits no UIKit transition",
+            explanation: "Without a logged navigation call, only sequences that fit no template (push, pop, present, dismiss, tab switch, page scroll/curl and their cancelled forms) are flagged.",
+            example: "A viewWillAppear(_:)\nA viewDidAppear(_:)\nB viewWillAppear(_:)\nA viewWillDisappear(_:)\nB viewDidAppear(_:)\nA viewDidDisappear(_:)\nB viewWillAppear(_:)",
+            uikit: "Within one controller will precedes did; across two, UIKit's containers use a handful of fixed orders.",
+            reference: "§4–§7, §11.3"),
+        Entry(
+            rule: .slowTransition, severity: .warning,
+            summary: "a transition took longer than the --slow-transition threshold",
+            explanation: "Off unless a threshold is given (`--slow-transition MS` or `slow-transition:` in the config). Measured from the transition's first to its last callback.",
+            example: "2016-03-17 16:02:37.000 App[1:1] A >>>> viewWillDisappear:\n2016-03-17 16:02:37.010 App[1:1] B >>>> viewWillAppear:\n2016-03-17 16:02:38.500 App[1:1] A >>>> viewDidDisappear:\n2016-03-17 16:02:38.510 App[1:1] B >>>> viewDidAppear:",
+            uikit: "An animated push or present takes about 0.35–0.5 s; much longer means work on the main thread during the transition.",
+            reference: "§4 (seed 001 timings)"),
+        Entry(
+            rule: .sessionEndedAbruptly, severity: .info,
+            summary: "a session ended with the app still in the foreground or in the middle of a transition",
+            explanation: "When the next launch begins or the log ends and the app never reached the background or willTerminate, or a transition is still in flight, the finding names the last events: what a crash or a kill looked like.",
+            example: "main()\nAppDelegate application(_:didFinishLaunchingWithOptions:)\nA viewWillAppear(_:)",
+            uikit: "A suspended app is killed silently after didEnterBackground, and willTerminate precedes a normal exit; a log that stops elsewhere usually means a crash or a kill from the debugger.",
+            reference: "§3"),
+    ]
+}
