@@ -71,6 +71,8 @@ final class SessionAnalyzer: TransitionContext {
     private var sawFirstAppear = false
     private var launch = LaunchTiming()
     private(set) var eventCount = 0
+    /// Some controller logged viewDidLoad (or init/loadView) in this session.
+    private var logsViewLoading = false
 
     var sawFinishLaunching: Bool { activity.sawFinishLaunching }
 
@@ -217,6 +219,7 @@ final class SessionAnalyzer: TransitionContext {
                 break
             }
         }
+        if SessionAnalyzer.creationCallbacks.contains(callback) { logsViewLoading = true }
         if callback == .dealloc { knowledge.classesLoggingDealloc.insert(controllers[index].report.className) }
         if callback == .dealloc || callback == .viewWillAppear { leaks.disarm(index) }
         update(index, with: event, flagged: violated)
@@ -384,12 +387,16 @@ final class SessionAnalyzer: TransitionContext {
 
     func phase(of controller: Int) -> ControllerPhase { controllers[controller].phase }
 
+    /// New means its life began with its view loading. When the app logs no viewDidLoad at all, a controller first
+    /// seen in the transition counts as new instead.
     func isNew(_ controller: Int, at line: Int) -> Bool {
         let state = controllers[controller]
         if let appeared = state.firstAppearanceLine, appeared < line { return false }
-        let creation: Set<Callback> = [.initialize, .loadView, .viewDidLoad]
-        return state.report.firstLine >= line || state.firstCallback.map(creation.contains) == true
+        if state.firstCallback.map(SessionAnalyzer.creationCallbacks.contains) == true { return true }
+        return !logsViewLoading && state.report.firstLine >= line
     }
+
+    private static let creationCallbacks: Set<Callback> = [.initialize, .loadView, .viewDidLoad]
 
     func isChild(_ controller: Int) -> Bool { controllers[controller].isChild }
 

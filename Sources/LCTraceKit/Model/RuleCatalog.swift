@@ -122,7 +122,7 @@ public enum RuleCatalog {
             rule: .possibleLeak, severity: .warning,
             summary: "a popped or dismissed controller was not deallocated in time",
             explanation: "After a completed pop, pop-to-root or dismiss, each controller removed must log dealloc/deinit within the leak timeout (3 s, `leak-timeout`). A warning when its class logs dealloc elsewhere in the input; info when it never does (the log cannot tell). Never after a cancelled pop, and disarmed when the controller appears again. Without timestamps the check waits for the end of the session.",
-            example: "2016-03-17 16:02:37.100 App[1:1] A >>>> viewWillDisappear:\n2016-03-17 16:02:37.110 App[1:1] B >>>> viewWillAppear:\n2016-03-17 16:02:37.600 App[1:1] A >>>> viewDidDisappear:\n2016-03-17 16:02:37.610 App[1:1] B >>>> viewDidAppear:\n2016-03-17 16:02:45.000 App[1:1] B >>>> viewWillDisappear:",
+            example: "2016-03-17 16:02:36.000 App[1:1] A >>>> viewDidLoad\n2016-03-17 16:02:36.010 App[1:1] A >>>> viewWillAppear:\n2016-03-17 16:02:36.040 App[1:1] A >>>> viewDidAppear:\n2016-03-17 16:02:37.000 App[1:1] A >>>> viewWillDisappear:\n2016-03-17 16:02:37.010 App[1:1] B >>>> viewDidLoad\n2016-03-17 16:02:37.020 App[1:1] B >>>> viewWillAppear:\n2016-03-17 16:02:37.500 App[1:1] A >>>> viewDidDisappear:\n2016-03-17 16:02:37.510 App[1:1] B >>>> viewDidAppear:\n2016-03-17 16:02:39.000 App[1:1] B >>>> viewWillDisappear:\n2016-03-17 16:02:39.010 App[1:1] A >>>> viewWillAppear:\n2016-03-17 16:02:39.500 App[1:1] B >>>> viewDidDisappear:\n2016-03-17 16:02:39.510 App[1:1] A >>>> viewDidAppear:\n2016-03-17 16:02:45.000 App[1:1] A >>>> didReceiveMemoryWarning",
             uikit: "A navigation or presentation controller releases the controllers it removes once their viewDidDisappear has run; if nothing else retains them they deallocate at once. MLeaksFinder checks the same after 3 s.",
             reference: "§9"),
         Entry(
@@ -156,8 +156,8 @@ public enum RuleCatalog {
         Entry(
             rule: .sceneNotConnected, severity: .warning,
             summary: "a scene enters the foreground or becomes active with no willConnectTo in this process",
-            explanation: "Checked only in sessions whose start is in the log.",
-            example: "main()\nAppDelegate application(_:didFinishLaunchingWithOptions:)\nSceneDelegate sceneWillEnterForeground(_:)",
+            explanation: "Checked only in sessions whose start is in the log: fires when a scene's willConnectTo comes after its state callbacks, or when a scene that never connects changes state while another scene did connect (so the app does log connections).",
+            example: "main()\nAppDelegate application(_:didFinishLaunchingWithOptions:)\nSceneDelegate sceneWillEnterForeground(_:)\nSceneDelegate scene(_:willConnectTo:options:)",
             uikit: "A scene is connected (scene(_:willConnectTo:options:)) before any of its state callbacks.",
             reference: "§2"),
         Entry(
@@ -178,7 +178,7 @@ public enum RuleCatalog {
             rule: .transitionUnrecognized, severity: .warning,
             summary: "two controllers exchange the screen in an order that fits no UIKit transition",
             explanation: "Without a logged navigation call, only sequences that fit no template (push, pop, present, dismiss, tab switch, page scroll/curl and their cancelled forms) are flagged.",
-            example: "A viewWillAppear(_:)\nA viewDidAppear(_:)\nB viewWillAppear(_:)\nA viewWillDisappear(_:)\nB viewDidAppear(_:)\nA viewDidDisappear(_:)\nB viewWillAppear(_:)",
+            example: "A viewDidLoad()\nA viewWillAppear(_:)\nA viewDidAppear(_:)\nB viewDidLoad()\nB viewWillAppear(_:)\nA viewWillDisappear(_:)\nB viewWillDisappear(_:)\nB viewDidDisappear(_:)\nA viewDidDisappear(_:)",
             uikit: "Within one controller will precedes did; across two, UIKit's containers use a handful of fixed orders.",
             reference: "§4–§7, §11.3"),
         Entry(
