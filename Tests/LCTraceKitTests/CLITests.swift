@@ -9,7 +9,8 @@ struct CommandResult {
     var stderr: String
 }
 
-func lctrace(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> CommandResult {
+func lctrace(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
+             directory: URL = Fixtures.repositoryRoot) throws -> CommandResult {
     let productsDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     var executable = productsDirectory.appendingPathComponent("lctrace")
     if !FileManager.default.fileExists(atPath: executable.path) {
@@ -18,7 +19,7 @@ func lctrace(_ arguments: [String], stdin: Data? = nil, environment: [String: St
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
-    process.currentDirectoryURL = Fixtures.repositoryRoot
+    process.currentDirectoryURL = directory
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     let output = Pipe(), errors = Pipe(), input = Pipe()
     process.standardOutput = output
@@ -123,5 +124,48 @@ func lctrace(_ arguments: [String], stdin: Data? = nil, environment: [String: St
         let json = try lctrace(["rules", "--format", "json"])
         let rules = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
         #expect(rules?.count == Rule.allCases.count)
+    }
+
+    @Test func rulesAndExplain() throws {
+        let rules = try lctrace(["rules"])
+        #expect(rules.status == 0)
+        #expect(rules.stdout.split(separator: "\n").count == Rule.allCases.count)
+        #expect(rules.stdout.contains("slow-transition") && rules.stdout.contains("off"))
+        let json = try lctrace(["rules", "--format", "json", "--slow-transition", "500"])
+        let entries = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+        #expect(entries?.count == Rule.allCases.count)
+        #expect(entries?.first { $0["id"] as? String == "slow-transition" }?["severity"] as? String == "warning")
+        let explain = try lctrace(["explain", "view-loaded-twice"])
+        #expect(explain.status == 0)
+        #expect(explain.stdout.hasPrefix("view-loaded-twice (error)\n"))
+        #expect(explain.stdout.contains("Example that triggers it:"))
+        let unknown = try lctrace(["explain", "no-such-rule"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("unknown rule 'no-such-rule'"))
+    }
+
+    @Test func severityFlagsAndConfigFile() throws {
+        let off = try lctrace(["--no-events", "--severity", "did-appear-twice=off", "--fail-on", "warning", "SampleLogs/did-appear-twice.log"])
+        #expect(off.status == 0)
+        #expect(!off.stdout.contains("[did-appear-twice]"))
+        #expect(try lctrace(["--severity", "did-appear-twice", "SampleLogs/did-appear-twice.log"]).status == 2)
+
+        let directory = URL(fileURLWithPath: try Fixtures.temporaryFile("", name: "placeholder")).deletingLastPathComponent()
+        try "severity:\n  view-loaded-twice: info\nslow-transition: 400\n".write(
+            to: directory.appendingPathComponent(".lctrace.yml"), atomically: true, encoding: .utf8)
+        let sample = Fixtures.sample("view-loaded-twice.log")
+        let configured = try lctrace(["--format", "json", "--no-events", sample], directory: directory)
+        #expect(configured.stdout.contains("\"config\": \".lctrace.yml\""))
+        #expect(configured.stdout.contains("\"severity\": \"info\""))
+        // A flag wins over the file; --no-config ignores it.
+        let flagged = try lctrace(["--no-events", "--severity", "view-loaded-twice=warning", sample], directory: directory)
+        #expect(flagged.stdout.contains("warning: [view-loaded-twice]"))
+        let ignored = try lctrace(["--no-events", "--no-config", sample], directory: directory)
+        #expect(ignored.stdout.contains("error: [view-loaded-twice]"))
+
+        try "severity:\n  bogus: off\n".write(to: directory.appendingPathComponent("bad.yml"), atomically: true, encoding: .utf8)
+        let bad = try lctrace(["--config", "bad.yml", sample], directory: directory)
+        #expect(bad.status == 2)
+        #expect(bad.stderr == "lctrace: config bad.yml: severity: unknown rule 'bogus' (see `lctrace rules`)\n")
     }
 }
