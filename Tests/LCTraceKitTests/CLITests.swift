@@ -168,4 +168,22 @@ func lctrace(_ arguments: [String], stdin: Data? = nil, environment: [String: St
         #expect(bad.status == 2)
         #expect(bad.stderr == "lctrace: config bad.yml: severity: unknown rule 'bogus' (see `lctrace rules`)\n")
     }
+
+    /// The README's examples are what the current code prints, and its rule table is the catalogue.
+    @Test func readmeShowsRealOutput() throws {
+        let readme = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let examples = [
+            ["SampleLogs/seed-push-pop.log"],
+            ["--no-events", "SampleLogs/transition-order.log"],
+            ["--no-events", "SampleLogs/sheet-present-dismiss.log", "SampleLogs/possible-leak.log"],
+            ["explain", "did-appear-without-will-appear"],
+        ]
+        for arguments in examples {
+            let output = try lctrace(arguments).stdout
+            #expect(readme.contains("```\n" + output + "```\n"), "README example for lctrace \(arguments.joined(separator: " "))")
+        }
+        for entry in RuleCatalog.entries {
+            #expect(readme.contains("| `\(entry.rule.rawValue)` | \(entry.severity.rawValue) | \(entry.summary) |"), "\(entry.rule)")
+        }
+    }
 }

@@ -32,6 +32,19 @@ public enum TransitionKind: String, Sendable, Codable, CaseIterable {
     case incomplete
 }
 
+extension TransitionKind {
+    /// Cancelled gestures: the controller that began to leave is still (or again) on screen.
+    public var endsWhereItBegan: Bool {
+        switch self {
+        case .interactivePopCancelled, .pageScrollCancelled, .pageCurlCancelled, .sheetDismissCancelled,
+             .appearCancelled, .disappearCancelled:
+            return true
+        default:
+            return false
+        }
+    }
+}
+
 /// The two parts a controller plays in a transition, decided by its first appearance callback in it.
 public enum TransitionRole: Sendable {
     /// The controller that was on screen (its first callback is viewWillDisappear/viewDidDisappear): A.

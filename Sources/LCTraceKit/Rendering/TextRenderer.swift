@@ -66,11 +66,12 @@ public final class TextRenderer: ReportSink {
             for transition in session.transitions {
                 let kind = transition.kind.rawValue.rightPadded(to: width)
                 let parties: String
-                switch transition.kind {
-                case .appear: parties = "→ " + transition.controllers.joined(separator: ", ")
-                case .disappear: parties = transition.controllers.joined(separator: ", ") + " →"
-                case .compound, .incomplete: parties = transition.controllers.joined(separator: ", ")
-                default: parties = "\(transition.from ?? "?") → \(transition.to ?? "?")"
+                switch (transition.from, transition.to) {
+                case (let from?, let to?) where transition.controllers.count == 2: parties = "\(from) → \(to)"
+                case (nil, _?) where transition.controllers.count == 1: parties = "→ " + transition.controllers[0]
+                case (_?, nil) where transition.controllers.count == 1 && !transition.kind.endsWhereItBegan:
+                    parties = transition.controllers[0] + " →"
+                default: parties = transition.controllers.joined(separator: ", ")
                 }
                 var line = "    \(kind)  \(parties)" + style.dim("  lines \(transition.startLine)–\(transition.endLine)")
                 if let duration = transition.durationMs { line += style.dim(", \(TextRenderer.duration(duration))") }
@@ -139,8 +140,9 @@ public final class TextRenderer: ReportSink {
         return text + " s"
     }
 
+    /// `1.234 s` from a second up, else milliseconds with at most one decimal (`43.2 ms`).
     static func duration(_ ms: Double) -> String {
-        ms >= 1000 ? seconds(ms) : JSONValue.format(ms) + " ms"
+        ms >= 1000 ? seconds(ms) : JSONValue.format((ms * 10).rounded() / 10) + " ms"
     }
 }
 
