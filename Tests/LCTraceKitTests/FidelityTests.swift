@@ -162,20 +162,8 @@ import Testing
     }
 
     @Test func withoutTimestampsTheLeakIsDecidedAtTheEndOfTheSession() throws {
-        let result = try analyze(text: """
-            A viewWillAppear(_:)
-            A viewDidAppear(_:)
-            A viewWillDisappear(_:)
-            B viewDidLoad()
-            B viewWillAppear(_:)
-            A viewDidDisappear(_:)
-            B viewDidAppear(_:)
-            B viewWillDisappear(_:)
-            A viewWillAppear(_:)
-            B viewDidDisappear(_:)
-            A viewDidAppear(_:)
-
-            """)
+        let pop = "\nB viewWillDisappear(_:)\nA viewWillAppear(_:)\nB viewDidDisappear(_:)\nA viewDidAppear(_:)\n"
+        let result = try analyze(text: ControllerAutomatonTests.launchThenPush + pop)
         #expect(result.sessions.first?.transitions.map(\.kind) == [.appear, .push, .pop])
         #expect(result.findings.map(\.rule) == [.possibleLeak])
         #expect(result.findings.first?.message.contains("before the session ended") == true)

@@ -30,8 +30,8 @@ struct ControllerState {
     var firstAppearanceLine: Int?
     /// Containment (§7): it logged willMove/didMove or begin/endAppearanceTransition, so it is a child.
     var isChild = false
-    var willMovePending = false
-    var appearanceTransitionOpen = false
+    /// The containment callbacks whose closing partner has not come yet.
+    var openContainment: Set<Callback> = []
 }
 
 /// Analyses one session: the app and scene state machines, one automaton per controller instance, transitions,
@@ -229,32 +229,25 @@ final class SessionAnalyzer: TransitionContext {
         }
     }
 
-    /// willMove/didMove and begin/endAppearanceTransition pairing (§7).
+    /// Containment pairs (§7): the closing callback needs an open one; a second opening is legal (for
+    /// beginAppearanceTransition it cancels the first).
+    private static let containmentPairs: [(open: Callback, close: Callback, rule: Rule)] = [
+        (.willMoveToParentViewController, .didMoveToParentViewController, .didMoveWithoutWillMove),
+        (.beginAppearanceTransition, .endAppearanceTransition, .unbalancedAppearanceTransition),
+    ]
+
     private func checkContainment(_ index: Int, callback: Callback, line: Int) {
         guard callback.isContainmentCallback else { return }
-        let name = controllers[index].report.id
         controllers[index].isChild = true
-        switch callback {
-        case .willMoveToParentViewController:
-            controllers[index].willMovePending = true
-        case .didMoveToParentViewController:
-            if !controllers[index].willMovePending {
-                emit(Deviation(rule: .didMoveWithoutWillMove, line: line, subject: name,
-                               message: "didMove(toParent:) on \(name) with no willMove(toParent:) before it",
-                               expected: "willMove(toParent:) first", actual: "didMove(toParent:)"))
+        for pair in SessionAnalyzer.containmentPairs {
+            if callback == pair.open { controllers[index].openContainment.insert(pair.open) }
+            guard callback == pair.close else { continue }
+            if controllers[index].openContainment.remove(pair.open) == nil {
+                let name = controllers[index].report.id
+                emit(Deviation(rule: pair.rule, line: line, subject: name,
+                               message: "\(pair.close.rawValue) on \(name) with no \(pair.open.rawValue) before it",
+                               expected: "\(pair.open.rawValue) first", actual: pair.close.rawValue))
             }
-            controllers[index].willMovePending = false
-        case .beginAppearanceTransition:
-            controllers[index].appearanceTransitionOpen = true  // a second begin cancels the first: legal
-        case .endAppearanceTransition:
-            if !controllers[index].appearanceTransitionOpen {
-                emit(Deviation(rule: .unbalancedAppearanceTransition, line: line, subject: name,
-                               message: "endAppearanceTransition on \(name) with no beginAppearanceTransition open",
-                               expected: "beginAppearanceTransition first", actual: "endAppearanceTransition"))
-            }
-            controllers[index].appearanceTransitionOpen = false
-        default:
-            break
         }
     }
 
