@@ -80,7 +80,7 @@ import Testing
     /// The legal patterns: each sample must produce no finding at all.
     static let legalSamples = [
         "interactive-pop-cancelled.log", "sheet-present-dismiss.log", "tab-switch.log", "page-view-controller.log",
-        "pop-to-root.log", "child-containment.log", "memory-warning-ios5.log", "scene-lifecycle.log",
+        "pop-to-root.log", "child-containment.log", "memory-warning-ios5.log", "scene-lifecycle.log", "legal-oddities.log",
     ]
 
     @Test(arguments: Self.legalSamples)

@@ -68,7 +68,8 @@ public final class TextRenderer: ReportSink {
                 let parties: String
                 switch (transition.from, transition.to) {
                 case (let from?, let to?) where transition.controllers.count == 2: parties = "\(from) → \(to)"
-                case (nil, _?) where transition.controllers.count == 1: parties = "→ " + transition.controllers[0]
+                case (nil, _?) where transition.controllers.count == 1 && !transition.kind.endsWhereItBegan:
+                    parties = "→ " + transition.controllers[0]
                 case (_?, nil) where transition.controllers.count == 1 && !transition.kind.endsWhereItBegan:
                     parties = transition.controllers[0] + " →"
                 default: parties = transition.controllers.joined(separator: ", ")
