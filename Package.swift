@@ -5,6 +5,7 @@ let package = Package(
     name: "lctrace",
     products: [
         .executable(name: "lctrace", targets: ["lctrace"]),
+        .executable(name: "lctrace-loggen", targets: ["lctrace-loggen"]),
         .library(name: "LCTraceKit", targets: ["LCTraceKit"]),
     ],
     dependencies: [
@@ -41,10 +42,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // A deterministic generator of realistic lifecycle logs, for the benchmark and the tests.
+        .executableTarget(name: "lctrace-loggen"),
         .testTarget(name: "PCRE2Tests", dependencies: ["PCRE2"]),
         .testTarget(
             name: "LCTraceKitTests",
-            dependencies: ["LCTraceKit", "lctrace"],
+            dependencies: ["LCTraceKit", "lctrace", "lctrace-loggen"],
             resources: [.copy("Golden")]
         ),
     ]

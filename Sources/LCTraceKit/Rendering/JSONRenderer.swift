@@ -19,7 +19,7 @@ public final class JSONRenderer: ReportSink {
 
     public func sessionClosed(_ session: SessionReport) {
         output.write(sessionsWritten == 0 ? "\n    " : ",\n    ")
-        output.write(ReportJSON.session(session, events: includeEvents).serialized(indent: 2))
+        output.write(bytes: ReportJSON.session(session, events: includeEvents).bytes(indent: 2))
         sessionsWritten += 1
     }
 

@@ -19,48 +19,65 @@ public indirect enum JSONValue: Equatable {
 
     /// The value as text; nested lines are indented by `indent` levels of two spaces.
     public func serialized(indent: Int) -> String {
-        var out = ""
-        write(to: &out, indent: indent)
-        return out
+        String(decoding: bytes(indent: indent), as: UTF8.self)
     }
 
     /// The value on one line, for JSON Lines.
     public func compact() -> String {
-        var out = ""
-        write(to: &out, indent: nil)
+        String(decoding: bytes(indent: nil), as: UTF8.self)
+    }
+
+    /// The UTF-8 text, pretty-printed from `indent` levels, or on one line when `indent` is nil.
+    public func bytes(indent: Int?) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        write(to: &out, indent: indent)
         return out
     }
 
-    func write(to out: inout String, indent: Int?) {
+    func write(to out: inout [UInt8], indent: Int?) {
         switch self {
-        case .null: out += "null"
-        case .bool(let value): out += value ? "true" : "false"
-        case .int(let value): out += String(value)
-        case .double(let value): out += JSONValue.format(value)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
+        case .int(let value): out.append(contentsOf: String(value).utf8)
+        case .double(let value): out.append(contentsOf: JSONValue.format(value).utf8)
         case .string(let value): JSONValue.writeString(value, to: &out)
         case .array(let items):
-            writeContainer(items.map { (nil, $0) }, open: "[", close: "]", to: &out, indent: indent)
+            out.append(UInt8(ascii: "["))
+            guard !items.isEmpty else { out.append(UInt8(ascii: "]")); return }
+            let inner = indent.map { $0 + 1 }
+            for (position, item) in items.enumerated() {
+                JSONValue.separate(position, inner, &out)
+                item.write(to: &out, indent: inner)
+            }
+            JSONValue.newline(indent, &out)
+            out.append(UInt8(ascii: "]"))
         case .object(let members):
-            writeContainer(members.map { (Optional($0.0), $0.1) }, open: "{", close: "}", to: &out, indent: indent)
+            out.append(UInt8(ascii: "{"))
+            guard !members.isEmpty else { out.append(UInt8(ascii: "}")); return }
+            let inner = indent.map { $0 + 1 }
+            for (position, (key, value)) in members.enumerated() {
+                JSONValue.separate(position, inner, &out)
+                JSONValue.writeString(key, to: &out)
+                out.append(UInt8(ascii: ":"))
+                if indent != nil { out.append(UInt8(ascii: " ")) }
+                value.write(to: &out, indent: inner)
+            }
+            JSONValue.newline(indent, &out)
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    private func writeContainer(_ members: [(String?, JSONValue)], open: String, close: String,
-                                to out: inout String, indent: Int?) {
-        out += open
-        guard !members.isEmpty else { out += close; return }
-        let inner = indent.map { $0 + 1 }
-        for (position, (key, value)) in members.enumerated() {
-            if position > 0 { out += "," }
-            if let inner { out += "\n" + String(repeating: "  ", count: inner) }
-            if let key {
-                JSONValue.writeString(key, to: &out)
-                out += indent == nil ? ":" : ": "
-            }
-            value.write(to: &out, indent: inner)
-        }
-        if let indent { out += "\n" + String(repeating: "  ", count: indent) }
-        out += close
+    /// A comma before every member but the first, then the member's line break and indentation.
+    private static func separate(_ position: Int, _ inner: Int?, _ out: inout [UInt8]) {
+        if position > 0 { out.append(UInt8(ascii: ",")) }
+        newline(inner, &out)
+    }
+
+    private static func newline(_ indent: Int?, _ out: inout [UInt8]) {
+        guard let indent else { return }
+        out.append(0x0A)
+        for _ in 0..<(indent * 2) { out.append(0x20) }
     }
 
     /// Milliseconds and other measures: at most three decimals, no trailing zeros, integers without a point.
@@ -71,21 +88,26 @@ public indirect enum JSONValue: Equatable {
         return String(rounded)
     }
 
-    static func writeString(_ value: String, to out: inout String) {
-        out += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+    static func writeString(_ value: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        let needsEscape = value.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+        if !needsEscape {
+            out.append(contentsOf: value.utf8)
+        } else {
+            for byte in value.utf8 {
+                switch byte {
+                case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
+                case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
+                case 0x0A: out.append(contentsOf: #"\n"#.utf8)
+                case 0x0D: out.append(contentsOf: #"\r"#.utf8)
+                case 0x09: out.append(contentsOf: #"\t"#.utf8)
+                case ..<0x20:
+                    let hex = String(byte, radix: 16)
+                    out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
+                default: out.append(byte)
+                }
             }
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 }

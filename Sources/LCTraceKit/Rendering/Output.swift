@@ -24,6 +24,12 @@ public final class Output: TextOutputStream {
         if buffer.count >= 1 << 16 { flush() }
     }
 
+    public func write(bytes: [UInt8]) {
+        guard fd != nil else { text += String(decoding: bytes, as: UTF8.self); return }
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
     public func flush() {
         guard let fd, !buffer.isEmpty else { return }
         buffer.withUnsafeBytes { bytes in
