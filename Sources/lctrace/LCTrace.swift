@@ -47,6 +47,11 @@ struct LCTrace: ParsableCommand {
 }
 
 enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json, ndjson
+}
+
+/// `rules` and `explain` print a document, not a stream.
+enum CatalogFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json
 }
 
@@ -67,8 +72,11 @@ struct Analyze: ParsableCommand {
     @Argument(help: "Log files to read, in order; none or '-' reads standard input.")
     var inputs: [String] = []
 
-    @Option(name: .long, help: "Report format: text or json.")
+    @Option(name: .long, help: "Report format: text, json, or ndjson (one JSON object per line, as items complete).")
     var format: ReportFormat = .text
+
+    @Flag(name: .long, help: "Keep reading the file at its end, as tail -f does, until interrupted (SIGINT/SIGTERM).")
+    var follow = false
 
     @Option(name: .long, help: ArgumentHelp(
         "Line format: auto, \(LineFormat.builtIn.map(\.name).joined(separator: ", ")).",
@@ -92,6 +100,9 @@ struct Analyze: ParsableCommand {
     @OptionGroup var ruleOptions: RuleOptions
 
     func validate() throws {
+        if follow, inputs.count != 1 || inputs == ["-"] {
+            throw ValidationError("--follow reads exactly one file.")
+        }
         if pattern != nil, lineFormat != "auto" {
             throw ValidationError("--pattern and --line-format cannot be used together.")
         }
@@ -102,7 +113,8 @@ struct Analyze: ParsableCommand {
 
     func run() throws {
         var options = AnalysisOptions()
-        options.keepEvents = !noEvents
+        options.keepEvents = !noEvents && format != .ndjson  // ndjson streams events instead of keeping them
+        options.follow = follow
         (options.rules, options.configPath) = ruleOptions.settings()
         if let pattern {
             options.lineFormat = .fixed(.custom(pattern))
@@ -116,11 +128,15 @@ struct Analyze: ParsableCommand {
             do { close(try source.openDescriptor()) } catch { fail("\(error)") }
         }
 
+        // Live: the input keeps flowing (a pipe or terminal on stdin, or --follow), so output is flushed as it is decided.
+        let live = follow || (sources.contains { $0.name == InputSource.standardInput.name } && !isRegularFile(STDIN_FILENO))
+        StopRequest.install()
         let output = Output(fileDescriptor: STDOUT_FILENO)
         let sink: any ReportSink
         switch format {
-        case .text: sink = TextRenderer(output: output, style: TextStyle(enabled: useColor()), includeEvents: !noEvents)
+        case .text: sink = TextRenderer(output: output, style: TextStyle(enabled: useColor()), includeEvents: !noEvents, live: live)
         case .json: sink = JSONRenderer(output: output, includeEvents: !noEvents, config: options.configPath)
+        case .ndjson: sink = NDJSONRenderer(output: output, includeEvents: !noEvents, config: options.configPath, flushEachLine: live)
         }
         let analyzer: Analyzer
         do {
@@ -135,6 +151,11 @@ struct Analyze: ParsableCommand {
         if let failOn, Severity.allCases.contains(where: { $0 >= failOn.severity && summary.findings($0) > 0 }) {
             throw ExitCode(ExitStatus.findingsAtThreshold)
         }
+    }
+
+    private func isRegularFile(_ fd: Int32) -> Bool {
+        var info = stat()
+        return fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
     private func useColor() -> Bool {
@@ -210,7 +231,7 @@ struct Rules: ParsableCommand {
         abstract: "List the rules lctrace checks, with their severity in this run.")
 
     @Option(name: .long, help: "Output format: text or json.")
-    var format: ReportFormat = .text
+    var format: CatalogFormat = .text
 
     @OptionGroup var ruleOptions: RuleOptions
 
@@ -231,7 +252,7 @@ struct Explain: ParsableCommand {
     var rule: String
 
     @Option(name: .long, help: "Output format: text or json.")
-    var format: ReportFormat = .text
+    var format: CatalogFormat = .text
 
     @OptionGroup var ruleOptions: RuleOptions
 

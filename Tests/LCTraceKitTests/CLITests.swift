@@ -11,13 +11,8 @@ struct CommandResult {
 
 func lctrace(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
              directory: URL = Fixtures.repositoryRoot) throws -> CommandResult {
-    let productsDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    var executable = productsDirectory.appendingPathComponent("lctrace")
-    if !FileManager.default.fileExists(atPath: executable.path) {
-        executable = Fixtures.repositoryRoot.appendingPathComponent(".build/debug/lctrace")
-    }
     let process = Process()
-    process.executableURL = executable
+    process.executableURL = URL(fileURLWithPath: try lctraceExecutable())
     process.arguments = arguments
     process.currentDirectoryURL = directory
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -186,4 +181,84 @@ func lctrace(_ arguments: [String], stdin: Data? = nil, environment: [String: St
             #expect(readme.contains("| `\(entry.rule.rawValue)` | \(entry.severity.rawValue) | \(entry.summary) |"), "\(entry.rule)")
         }
     }
+
+    /// Piped input that keeps flowing: a finding is printed as soon as it is decided, before EOF.
+    @Test func findingsArePrintedLiveFromAPipe() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try lctraceExecutable())
+        process.arguments = ["--no-events"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        let log = try String(contentsOfFile: Fixtures.sample("did-appear-twice.log"), encoding: .utf8)
+        input.fileHandleForWriting.write(Data(log.utf8))  // the input stays open
+        var seen = ""
+        let deadline = Date().addingTimeInterval(10)
+        while !seen.contains("\n"), Date() < deadline {
+            seen += String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        }
+        #expect(seen.hasPrefix("<stdin>:4: warning: [did-appear-twice]"))
+        #expect(process.isRunning)
+        try input.fileHandleForWriting.close()
+        let rest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(rest.contains("Summary:"))
+    }
+
+    /// SIGINT ends the input, not the run: the session is closed and the summary printed.
+    @Test func interruptPrintsTheSummary() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try lctraceExecutable())
+        process.arguments = ["--format", "ndjson", "--no-events"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("seed-push-pop.log"))))
+        Thread.sleep(forTimeInterval: 0.5)
+        process.interrupt()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let types = text.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["type"] as? String
+        }
+        #expect(types.suffix(2) == ["session", "summary"])
+        #expect(types.filter { $0 == "transition" }.count == 3)
+        try? input.fileHandleForWriting.close()
+    }
+
+    @Test func followKeepsReadingAGrowingFile() throws {
+        let path = try Fixtures.temporaryFile("")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try lctraceExecutable())
+        process.arguments = ["--follow", "--no-events", path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        Thread.sleep(forTimeInterval: 0.5)
+        handle.write(try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("did-appear-twice.log"))))
+        try handle.close()
+        var seen = ""
+        let deadline = Date().addingTimeInterval(10)
+        while !seen.contains("\n"), Date() < deadline {
+            seen += String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        }
+        #expect(seen.contains(":4: warning: [did-appear-twice]"))
+        #expect(process.isRunning)
+        process.terminate()
+        let rest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(rest.contains("Summary: 4 lines"))
+    }
+}
+
+func lctraceExecutable() throws -> String {
+    let productsDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    let built = productsDirectory.appendingPathComponent("lctrace").path
+    return FileManager.default.fileExists(atPath: built) ? built : Fixtures.repositoryRoot.appendingPathComponent(".build/debug/lctrace").path
 }

@@ -19,13 +19,15 @@ public struct AnalysisOptions: Sendable {
     public var rules = RuleSettings()
     /// The configuration file these options came from, named in the report.
     public var configPath: String?
+    /// Keep reading each input at its end, as `tail -f` does, until SIGINT or SIGTERM.
+    public var follow = false
 
     public init() {}
 }
 
 /// Drives the whole pipeline for a run: reads each input, recognises its lines, splits them into sessions,
 /// analyses each session and hands everything to a `ReportSink`. Memory stays bounded by the largest session.
-public final class Analyzer {
+public final class Analyzer: SessionFeed {
     public let options: AnalysisOptions
     private let sink: any ReportSink
     fileprivate let messageParser: MessageParser
@@ -59,7 +61,7 @@ public final class Analyzer {
     public func analyze(fileDescriptor fd: Int32, name: String) throws {
         sink.beginInput(name)
         let run = InputRun(analyzer: self, name: name, parser: fixedParser)
-        let reader = LineReader(fileDescriptor: fd, maxLineBytes: options.maxLineBytes)
+        let reader = LineReader(fileDescriptor: fd, maxLineBytes: options.maxLineBytes, follow: options.follow)
         try reader.forEachLine { line, truncated in run.take(line, truncated: truncated) }
         run.finish()
         run.summary.bytes = reader.bytesRead
@@ -83,10 +85,24 @@ public final class Analyzer {
                                 knowledge: InputKnowledge) -> SessionAnalyzer {
         SessionAnalyzer(index: summary.sessions + 1, input: input, firstLine: line, process: process, pid: pid,
                         launchLogged: launchLogged, keepEvents: options.keepEvents, rules: options.rules,
-                        knowledge: knowledge) { [weak self] finding in
-            self?.summary.findings[finding.severity, default: 0] += 1
-            self?.sink.finding(finding)
-        }
+                        knowledge: knowledge, feed: self)
+    }
+
+    // MARK: SessionFeed
+
+    var wantsLiveItems: Bool { sink.wantsLiveItems }
+
+    func finding(_ finding: Finding) {
+        summary.findings[finding.severity, default: 0] += 1
+        sink.finding(finding)
+    }
+
+    func event(_ event: EventRecord, subject: String, session: Int, input: String) {
+        sink.event(event, subject: subject, session: session, input: input)
+    }
+
+    func transition(_ transition: TransitionReport, session: Int, input: String) {
+        sink.transition(transition, session: session, input: input)
     }
 
     fileprivate func closeSession(_ session: SessionAnalyzer) {

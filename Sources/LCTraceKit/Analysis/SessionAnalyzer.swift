@@ -7,6 +7,15 @@ public struct LifecycleEvent {
     public var message: LifecycleMessage
 }
 
+/// Where a session sends what it decides, the moment it decides it.
+protocol SessionFeed: AnyObject {
+    /// Whether events and transitions are wanted live (streaming output).
+    var wantsLiveItems: Bool { get }
+    func finding(_ finding: Finding)
+    func event(_ event: EventRecord, subject: String, session: Int, input: String)
+    func transition(_ transition: TransitionReport, session: Int, input: String)
+}
+
 /// What one input has shown so far, shared by its sessions.
 final class InputKnowledge {
     /// Classes that logged dealloc/deinit: their missing deallocs are possible leaks, not unknowns.
@@ -43,7 +52,9 @@ final class SessionAnalyzer: TransitionContext {
     let keepEvents: Bool
     let rules: RuleSettings
     private let knowledge: InputKnowledge
-    private let report: (Finding) -> Void
+    private unowned let feed: any SessionFeed
+    /// Event records are built when the report keeps them or the output streams them.
+    private let recordsEvents: Bool
 
     private(set) var process: String?
     private(set) var pid: Int?
@@ -77,7 +88,7 @@ final class SessionAnalyzer: TransitionContext {
     var sawFinishLaunching: Bool { activity.sawFinishLaunching }
 
     init(index: Int, input: String, firstLine: Int, process: String?, pid: Int?, launchLogged: Bool,
-         keepEvents: Bool, rules: RuleSettings, knowledge: InputKnowledge, report: @escaping (Finding) -> Void) {
+         keepEvents: Bool, rules: RuleSettings, knowledge: InputKnowledge, feed: any SessionFeed) {
         self.index = index
         self.input = input
         self.startLine = firstLine
@@ -87,7 +98,8 @@ final class SessionAnalyzer: TransitionContext {
         self.keepEvents = keepEvents
         self.rules = rules
         self.knowledge = knowledge
-        self.report = report
+        self.feed = feed
+        self.recordsEvents = keepEvents || feed.wantsLiveItems
         self.activity = ActivityTracker(launchLogged: launchLogged)
         self.leaks = LeakWatch(timeoutSeconds: rules.leakTimeoutSeconds)
     }
@@ -145,7 +157,7 @@ final class SessionAnalyzer: TransitionContext {
     private func handleApplication(_ event: LifecycleEvent) {
         let callback = event.message.callback
         app.eventCount += 1
-        if keepEvents { app.events.append(record(event)) }
+        if recordsEvents { keep(record(event), subject: "App") { app.events.append($0) } }
         emit(activity.take(callback, line: event.line, message: event.message))
         app.finalPhase = activity.appPhase
     }
@@ -311,7 +323,7 @@ final class SessionAnalyzer: TransitionContext {
         if callback.isAppearanceCallback, state.firstAppearanceLine == nil { state.firstAppearanceLine = event.line }
         state.report.eventCount += 1
         state.report.lastLine = event.line
-        if keepEvents { state.report.events.append(record(event)) }
+        if recordsEvents { keep(record(event), subject: state.report.id) { state.report.events.append($0) } }
         switch callback {
         case .viewDidLoad:
             state.loadMicros = event.micros
@@ -399,6 +411,7 @@ final class SessionAnalyzer: TransitionContext {
 
     func transitionClosed(_ report: TransitionReport, removed: [Int], lastStep: ObservedStep) {
         transitionReports.append(report)
+        if feed.wantsLiveItems { feed.transition(report, session: index, input: input) }
         if let threshold = rules.slowTransitionMs, let duration = report.durationMs, duration > threshold {
             emit(Deviation(
                 rule: .slowTransition, line: report.endLine, subject: report.to ?? report.from,
@@ -443,7 +456,13 @@ final class SessionAnalyzer: TransitionContext {
                               controller: deviation.subject, message: deviation.message,
                               expected: deviation.expected, actual: deviation.actual)
         findings.append(finding)
-        report(finding)
+        feed.finding(finding)
+    }
+
+    /// Streams the event when the output wants it live, and keeps it on its timeline when the report does.
+    private func keep(_ record: EventRecord, subject: String, on timeline: (EventRecord) -> Void) {
+        if feed.wantsLiveItems { feed.event(record, subject: subject, session: index, input: input) }
+        if keepEvents { timeline(record) }
     }
 
     private func record(_ event: LifecycleEvent) -> EventRecord {

@@ -13,13 +13,16 @@ public final class LineReader {
     public static let defaultChunkBytes = 1 << 20
 
     private let fd: Int32
+    /// Keep reading at the end of the input, as `tail -f` does, until SIGINT or SIGTERM.
+    private let follow: Bool
     private let maxLineBytes: Int
     private let capacity: Int
     private let buffer: UnsafeMutablePointer<UInt8>
 
     public init(fileDescriptor fd: Int32, maxLineBytes: Int = LineReader.defaultMaxLineBytes,
-                chunkBytes: Int = LineReader.defaultChunkBytes) {
+                chunkBytes: Int = LineReader.defaultChunkBytes, follow: Bool = false) {
         self.fd = fd
+        self.follow = follow
         self.maxLineBytes = max(1, maxLineBytes)
         self.capacity = max(chunkBytes, self.maxLineBytes) + self.maxLineBytes
         self.buffer = .allocate(capacity: capacity)
@@ -65,8 +68,15 @@ public final class LineReader {
                 scanFrom -= start
                 start = 0
             }
+            if StopRequest.isRequested { eof = true; continue }
             let count = try readSome(into: buffer + end, max: capacity - end)
-            if count == 0 { eof = true } else { end += count }
+            if count > 0 {
+                end += count
+            } else if follow, !StopRequest.isRequested {
+                usleep(200_000)  // the file may grow: look again
+            } else {
+                eof = true
+            }
         }
     }
 
@@ -85,7 +95,10 @@ public final class LineReader {
                 bytesRead += count
                 return count
             }
-            if errno == EINTR { continue }
+            if errno == EINTR {
+                if StopRequest.isRequested { return 0 }  // SIGINT/SIGTERM: end of input
+                continue
+            }
             throw InputError.readFailed(reason: String(cString: strerror(errno)))
         }
     }

@@ -17,19 +17,29 @@ public struct TextStyle: Sendable {
 
 /// `--format text`: per session, the timeline of each controller, the transitions with their durations and the
 /// findings in the `input:line: severity: [rule] message` shape editors understand; then a summary line.
+///
+/// Live (input from a pipe or terminal, or `--follow`), each finding is printed and flushed the moment it is
+/// decided, and the session blocks that follow leave their findings out.
 public final class TextRenderer: ReportSink {
     private let output: Output
     private let style: TextStyle
     private let includeEvents: Bool
+    private let live: Bool
 
-    public init(output: Output, style: TextStyle, includeEvents: Bool) {
+    public init(output: Output, style: TextStyle, includeEvents: Bool, live: Bool = false) {
         self.output = output
         self.style = style
         self.includeEvents = includeEvents
+        self.live = live
     }
 
     public func beginInput(_ name: String) {}
-    public func finding(_ finding: Finding) {}
+
+    public func finding(_ finding: Finding) {
+        guard live else { return }
+        output.write(formatFinding(finding) + "\n")
+        output.flush()
+    }
     public func endInput(_ summary: InputSummary) {}
 
     public func sessionClosed(_ session: SessionReport) {
@@ -80,11 +90,12 @@ public final class TextRenderer: ReportSink {
                 output.write(line + "\n")
             }
         }
-        if !session.findings.isEmpty {
+        if !session.findings.isEmpty, !live {
             output.write("  " + style.bold("Findings") + "\n")
             for finding in session.findings { output.write("    " + formatFinding(finding) + "\n") }
         }
         output.write("\n")
+        if live { output.flush() }
     }
 
     public func finish(_ summary: RunSummary) {

@@ -167,10 +167,22 @@ public protocol ReportSink: AnyObject {
     func beginInput(_ name: String)
     /// A finding, as soon as it is decided.
     func finding(_ finding: Finding)
+    /// Whether the sink wants `event` and `transition` as they happen (streaming formats).
+    var wantsLiveItems: Bool { get }
+    /// One event, as it is read; `subject` is the controller, scene or `App` it belongs to.
+    func event(_ event: EventRecord, subject: String, session: Int, input: String)
+    /// A transition, as soon as it is classified.
+    func transition(_ transition: TransitionReport, session: Int, input: String)
     /// A session ended (the next one began, or its input ended); its report is final.
     func sessionClosed(_ session: SessionReport)
     /// An input was read to its end.
     func endInput(_ summary: InputSummary)
     /// The run is over.
     func finish(_ summary: RunSummary)
+}
+
+extension ReportSink {
+    public var wantsLiveItems: Bool { false }
+    public func event(_ event: EventRecord, subject: String, session: Int, input: String) {}
+    public func transition(_ transition: TransitionReport, session: Int, input: String) {}
 }
