@@ -75,6 +75,11 @@ struct Analyze: ParsableCommand {
     @Option(name: .long, help: "Report format: text, json, or ndjson (one JSON object per line, as items complete).")
     var format: ReportFormat = .text
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Analyse up to this many files in parallel (default: the number of cores); reports stay in input order.",
+        valueName: "n"))
+    var jobs: Int?
+
     @Flag(name: .long, help: "Keep reading the file at its end, as tail -f does, until interrupted (SIGINT/SIGTERM).")
     var follow = false
 
@@ -100,6 +105,7 @@ struct Analyze: ParsableCommand {
     @OptionGroup var ruleOptions: RuleOptions
 
     func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
         if follow, inputs.count != 1 || inputs == ["-"] {
             throw ValidationError("--follow reads exactly one file.")
         }
@@ -144,8 +150,11 @@ struct Analyze: ParsableCommand {
         } catch {
             fail("--pattern: \(error)")
         }
-        for source in sources {
-            do { try analyzer.analyze(source) } catch { output.flush(); fail("\(source.name): \(error)") }
+        do {
+            try analyzer.analyze(sources, jobs: jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        } catch {
+            output.flush()
+            fail("\(error)")
         }
         let summary = analyzer.finish()
         if let failOn, Severity.allCases.contains(where: { $0 >= failOn.severity && summary.findings($0) > 0 }) {

@@ -257,6 +257,47 @@ func lctrace(_ arguments: [String], stdin: Data? = nil, environment: [String: St
     }
 }
 
+/// Runs the built `lctrace-loggen` and returns the path of the log it wrote.
+func generatedLog(bytes: String, seed: Int, format: String) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try lctraceExecutable()).deletingLastPathComponent().appendingPathComponent("lctrace-loggen")
+    process.arguments = ["--bytes", bytes, "--seed", String(seed), "--format", format]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return try Fixtures.temporaryFile(Array(data), name: "generated-\(seed).log")
+}
+
+@Suite struct ParallelTests {
+    /// The same report, byte for byte, whatever the number of jobs: in every format.
+    @Test func jobsDoNotChangeTheReport() throws {
+        let logs = [try generatedLog(bytes: "600K", seed: 11, format: "nslog-classic"),
+                    try generatedLog(bytes: "300K", seed: 12, format: "log-compact"),
+                    try generatedLog(bytes: "300K", seed: 13, format: "bare")]
+        for format in ["text", "json", "ndjson"] {
+            let one = try lctrace(["--format", format, "--jobs", "1"] + logs)
+            let two = try lctrace(["--format", format, "--jobs", "2"] + logs)
+            #expect(one.status == 0)
+            #expect(one.stdout == two.stdout, "\(format)")
+            #expect(one.stdout.count > 100_000)
+        }
+        let summary = try lctrace(["--format", "json", "--no-events", "--jobs", "2"] + logs).stdout
+        // Sessions are numbered across inputs, 1, 2, 3, … as in a sequential run.
+        let json = try JSONSerialization.jsonObject(with: Data(summary.utf8)) as? [String: Any]
+        let sessions = json?["sessions"] as? [[String: Any]]
+        #expect(sessions?.map { $0["index"] as? Int } == (1...(sessions?.count ?? 0)).map { $0 })
+        #expect((json?["summary"] as? [String: Any])?["findings"] as? [String: Int] == ["error": 0, "warning": 0, "info": 0])
+    }
+
+    @Test func anUnreadableInputStopsTheRunInOrder() throws {
+        let result = try lctrace(["--jobs", "2", "--no-events", "SampleLogs/did-appear-twice.log", "SampleLogs"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "lctrace: SampleLogs: is a directory\n")
+    }
+}
+
 func lctraceExecutable() throws -> String {
     let productsDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     let built = productsDirectory.appendingPathComponent("lctrace").path

@@ -88,6 +88,48 @@ public final class Analyzer: SessionFeed {
                         knowledge: knowledge, feed: self)
     }
 
+    // MARK: Parallel inputs
+
+    /// This analyzer's duration statistics, for merging into another run.
+    var durations: (loadToAppear: DurationAggregator, transitions: DurationAggregator) { (loadToAppear, transitionDurations) }
+
+    /// Feeds what a worker recorded to this run's sink, numbering its sessions after the ones already closed, as a
+    /// sequential run would have.
+    func replay(_ recording: Recording) {
+        let offset = summary.sessions
+        func renumber(_ finding: Finding) -> Finding {
+            var finding = finding
+            finding.session += offset
+            return finding
+        }
+        for item in recording.items {
+            switch item {
+            case .begin(let name):
+                sink.beginInput(name)
+            case .finding(let finding):
+                self.finding(renumber(finding))
+            case .event(let event, let subject, let session, let input):
+                sink.event(event, subject: subject, session: session + offset, input: input)
+            case .transition(let transition, let session, let input):
+                sink.transition(transition, session: session + offset, input: input)
+            case .session(var report):
+                report.index += offset
+                report.findings = report.findings.map(renumber)
+                summary.sessions += 1
+                summary.controllers += report.controllers.count
+                summary.transitions += report.transitions.count
+                sink.sessionClosed(report)
+            case .end(let input):
+                summary.inputs.append(input)
+                sink.endInput(input)
+            }
+        }
+        if let durations = recording.durations {
+            loadToAppear.merge(durations.loadToAppear)
+            transitionDurations.merge(durations.transitions)
+        }
+    }
+
     // MARK: SessionFeed
 
     var wantsLiveItems: Bool { sink.wantsLiveItems }
@@ -135,6 +177,13 @@ struct DurationAggregator {
         let micros = UInt64(max(0, min(ms * 1000, Double(DurationAggregator.ceilingMicros))).rounded())
         series[name, default: Series()].histogram.record(micros)
         series[name]!.maxMicros = max(series[name]!.maxMicros, micros)
+    }
+
+    mutating func merge(_ other: DurationAggregator) {
+        for (name, entry) in other.series {
+            series[name, default: Series()].histogram.add(entry.histogram)
+            series[name]!.maxMicros = max(series[name]!.maxMicros, entry.maxMicros)
+        }
     }
 
     func stats() -> [DurationStats] {
