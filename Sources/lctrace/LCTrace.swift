@@ -80,6 +80,9 @@ struct Analyze: ParsableCommand {
         valueName: "n"))
     var jobs: Int?
 
+    @Flag(name: .long, help: "Print lines/s, MB/s and peak memory to stderr at the end.")
+    var stats = false
+
     @Flag(name: .long, help: "Keep reading the file at its end, as tail -f does, until interrupted (SIGINT/SIGTERM).")
     var follow = false
 
@@ -150,13 +153,19 @@ struct Analyze: ParsableCommand {
         } catch {
             fail("--pattern: \(error)")
         }
+        let statistics = RunStatistics()
+        let progress = ProgressLine.wanted() ? ProgressLine() : nil
+        if let progress { analyzer.progress = { progress.update(fileDescriptor: $0, bytesRead: $1) } }
         do {
             try analyzer.analyze(sources, jobs: jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         } catch {
+            progress?.clear()
             output.flush()
             fail("\(error)")
         }
+        progress?.clear()
         let summary = analyzer.finish()
+        if stats { FileHandleStream.standardError.write(statistics.report(summary)) }
         if let failOn, Severity.allCases.contains(where: { $0 >= failOn.severity && summary.findings($0) > 0 }) {
             throw ExitCode(ExitStatus.findingsAtThreshold)
         }

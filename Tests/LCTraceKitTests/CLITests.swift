@@ -291,6 +291,15 @@ func generatedLog(bytes: String, seed: Int, format: String) throws -> String {
         #expect((json?["summary"] as? [String: Any])?["findings"] as? [String: Int] == ["error": 0, "warning": 0, "info": 0])
     }
 
+    @Test func statsGoToStandardError() throws {
+        let result = try lctrace(["--stats", "--no-events", "--format", "json", "SampleLogs/seed-push-pop.log"])
+        #expect(result.status == 0)
+        #expect(result.stderr.hasPrefix("lctrace: 17 lines, 0.0 MB in "))
+        #expect(result.stderr.contains(" lines/s, ") && result.stderr.contains(" MB/s, peak memory "))
+        #expect(result.stdout.hasPrefix("{"))  // the report itself is untouched, and no progress line in a pipe
+        #expect(!result.stderr.contains("█"))
+    }
+
     @Test func anUnreadableInputStopsTheRunInOrder() throws {
         let result = try lctrace(["--jobs", "2", "--no-events", "SampleLogs/did-appear-twice.log", "SampleLogs"])
         #expect(result.status == 2)

@@ -34,6 +34,8 @@ public final class Analyzer: SessionFeed {
     fileprivate let formatDetector = LineFormatDetector()
     private let fixedParser: LineHeaderParser?
     private var summary = RunSummary()
+    /// Called as each input is read: its descriptor and the bytes read from it so far.
+    public var progress: ((_ fileDescriptor: Int32, _ bytesRead: Int) -> Void)?
     private var loadToAppear = DurationAggregator()
     private var transitionDurations = DurationAggregator()
 
@@ -62,6 +64,7 @@ public final class Analyzer: SessionFeed {
         sink.beginInput(name)
         let run = InputRun(analyzer: self, name: name, parser: fixedParser)
         let reader = LineReader(fileDescriptor: fd, maxLineBytes: options.maxLineBytes, follow: options.follow)
+        if let progress { reader.onRead = { progress(fd, $0) } }
         try reader.forEachLine { line, truncated in run.take(line, truncated: truncated) }
         run.finish()
         run.summary.bytes = reader.bytesRead

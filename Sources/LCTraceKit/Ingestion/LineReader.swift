@@ -32,6 +32,8 @@ public final class LineReader {
 
     /// Total bytes read so far.
     public private(set) var bytesRead = 0
+    /// Called after each read with the total so far (progress reporting).
+    public var onRead: ((Int) -> Void)?
 
     /// Calls `body` with each line (without its terminator) and whether it was truncated.
     public func forEachLine(_ body: (UnsafeRawBufferPointer, _ truncated: Bool) throws -> Void) throws {
@@ -93,6 +95,7 @@ public final class LineReader {
             let count = read(fd, pointer, max)
             if count >= 0 {
                 bytesRead += count
+                onRead?(bytesRead)
                 return count
             }
             if errno == EINTR {

@@ -1,0 +1,92 @@
+import LCTraceKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `--stats`: throughput and peak memory on stderr at the end of the run.
+struct RunStatistics {
+    private let start = RunStatistics.now()
+
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// Peak resident memory of the process so far, in bytes.
+    static func peakResidentBytes() -> Int {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return usage.ru_maxrss * 1024
+    }
+
+    func report(_ summary: RunSummary) -> String {
+        let seconds = max(RunStatistics.now() - start, 1e-9)
+        let bytes = summary.inputs.reduce(0) { $0 + $1.bytes }
+        return "lctrace: \(summary.lines) lines, \(megabytes(bytes)) MB in \(fixed(seconds, 2)) s: "
+            + "\(Int(Double(summary.lines) / seconds)) lines/s, \(fixed(Double(bytes) / 1e6 / seconds, 1)) MB/s, "
+            + "peak memory \(fixed(Double(RunStatistics.peakResidentBytes()) / 1_048_576, 1)) MiB\n"
+    }
+
+    private func megabytes(_ bytes: Int) -> String { fixed(Double(bytes) / 1e6, 1) }
+}
+
+/// A progress line on stderr (bytes read, rate, ETA) for big inputs when stderr is a terminal; never in pipes or CI.
+final class ProgressLine {
+    static let threshold = 64 << 20
+    private var total = 0
+    private var current: Int32 = -1
+    private var lastDraw = 0.0
+    private var started = RunStatistics.now()
+    private var drawn = false
+
+    static func wanted() -> Bool {
+        isatty(STDERR_FILENO) == 1 && getenv("CI") == nil
+    }
+
+    func update(fileDescriptor fd: Int32, bytesRead: Int) {
+        if fd != current {
+            current = fd
+            var info = stat()
+            total = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : 0
+            started = RunStatistics.now()
+        }
+        guard total >= ProgressLine.threshold else { return }
+        let now = RunStatistics.now()
+        guard now - lastDraw >= 0.2 || bytesRead >= total else { return }
+        lastDraw = now
+        let rate = Double(bytesRead) / max(now - started, 1e-3)
+        let eta = rate > 0 ? Double(total - bytesRead) / rate : 0
+        let percent = Double(bytesRead) * 100 / Double(total)
+        let width = 30
+        let filled = min(width, Int(Double(width) * Double(bytesRead) / Double(total)))
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        write("\r\(bar) \(fixed(percent, 0))%  \(fixed(Double(bytesRead) / 1_048_576, 0))/\(fixed(Double(total) / 1_048_576, 0)) MiB  \(fixed(rate / 1_048_576, 1)) MiB/s  ETA \(fixed(eta, 0)) s ")
+        drawn = true
+    }
+
+    /// Clears the line before anything else is written to stderr.
+    func clear() {
+        if drawn { write("\r\u{1B}[K") }
+        drawn = false
+    }
+
+    private func write(_ text: String) {
+        var text = text
+        text.withUTF8 { _ = Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+}
+
+/// A number with `digits` decimals.
+func fixed(_ value: Double, _ digits: Int) -> String {
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    let rounded = (value * scale).rounded() / scale
+    if digits == 0 { return String(Int(rounded)) }
+    var text = String(rounded)
+    if let dot = text.firstIndex(of: ".") {
+        let decimals = text.distance(from: dot, to: text.endIndex) - 1
+        if decimals < digits { text += String(repeating: "0", count: digits - decimals) }
+    }
+    return text
+}
