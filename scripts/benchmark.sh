@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# The performance benchmark: generates deterministic logs of realistic lifecycle traffic, then times lctrace
+# against GNU grep counting / printing the same lifecycle lines, alternating the commands run by run, and prints
+# medians, ratios and peak memory as a Markdown table. Exits 1 when a goal is missed:
+#   - lctrace --format json --no-events  <= 1.0 x  grep -cP PATTERN        (1 GiB)
+#   - lctrace --format ndjson            <= 1.5 x  grep -P PATTERN > file   (1 GiB)
+#   - peak resident memory <= 64 MiB for both lctrace runs
+#   - linear time: 1 GiB takes 9-11 x what 100 MiB takes (lctrace json)
+#
+#   scripts/benchmark.sh              # 100M and 1G, 3 runs each
+#   RUNS=5 scripts/benchmark.sh
+#   SMALL=10M LARGE=100M scripts/benchmark.sh   # a quick run (the ratios still apply; linearity is 10 x)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+RUNS=${RUNS:-3}
+SMALL=${SMALL:-100M}
+LARGE=${LARGE:-1G}
+SEED=${SEED:-1}
+DATA=bench-data
+mkdir -p "$DATA"
+
+scripts/install-deps.sh >/dev/null
+swift build -c release --product lctrace >&2
+swift build -c release --product lctrace-loggen >&2
+LCTRACE=.build/release/lctrace
+LOGGEN=.build/release/lctrace-loggen
+
+# The lifecycle lines the generator writes (NSLog classic format): `Class >>>> selector`, main(), UIKit's warning.
+PATTERN='\] (?:\w+ +>{2,} +\w+|main\(\)$|Received memory warning\.)'
+
+for size in "$SMALL" "$LARGE"; do
+    file="$DATA/$size.log"
+    if [ ! -s "$file" ] || [ "$(cat "$file.seed" 2>/dev/null)" != "$SEED" ]; then
+        echo "generating $file (seed $SEED)…" >&2
+        "$LOGGEN" --bytes "$size" --seed "$SEED" > "$file"
+        echo "$SEED" > "$file.seed"
+    fi
+done
+
+# Runs a command RUNS times (interleaved with the others by the caller); prints "seconds max_rss_kib".
+measure() {
+    /usr/bin/time -f "%e %M" -o "$DATA/time.tmp" "$@" > "$DATA/out.tmp"
+    cat "$DATA/time.tmp"
+}
+
+median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+
+declare -A times rss
+status=0
+for size in "$SMALL" "$LARGE"; do
+    file="$DATA/$size.log"
+    cat "$file" > /dev/null  # warm the page cache
+    # The event count must equal grep's count, or the comparison is not like for like.
+    events=$("$LCTRACE" --format json --no-events "$file" | grep -o '"events": [0-9]*' | tail -1 | grep -o '[0-9]*$')
+    matches=$(grep -cP "$PATTERN" "$file")
+    if [ "$events" != "$matches" ]; then
+        echo "event count $events differs from grep's $matches on $file" >&2
+        status=1
+    fi
+    for run in $(seq "$RUNS"); do
+        for name in wc grep-count lctrace-json grep-print lctrace-ndjson; do
+            case $name in
+                wc) result=$(measure wc -l "$file") ;;
+                grep-count) result=$(measure grep -cP "$PATTERN" "$file") ;;
+                grep-print) result=$(measure grep -P "$PATTERN" "$file") ;;
+                lctrace-json) result=$(measure "$LCTRACE" --format json --no-events "$file") ;;
+                lctrace-ndjson) result=$(measure "$LCTRACE" --format ndjson "$file") ;;
+            esac
+            times[$size/$name]+="${result% *} "
+            rss[$size/$name]+="${result#* } "
+        done
+    done
+done
+rm -f "$DATA/out.tmp" "$DATA/time.tmp"
+
+med() { echo "${times[$1]}" | tr ' ' '\n' | grep . | median; }
+peak() { echo "${rss[$1]}" | tr ' ' '\n' | grep . | sort -n | tail -1; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
+within() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v >= lo && v <= hi) }'; }
+check() { if within "$@"; then echo "met"; else echo "**missed**"; fi; }
+
+echo
+echo "Machine: $(nproc) cores, $(uname -sr); $(grep --version | head -1); lctrace $(git rev-parse --short HEAD 2>/dev/null || echo '?'); median of $RUNS runs"
+echo
+echo "| input | command | median s | peak RSS MiB |"
+echo "|---|---|---|---|"
+for size in "$SMALL" "$LARGE"; do
+    for name in wc grep-count lctrace-json grep-print lctrace-ndjson; do
+        echo "| $size | $name | $(med "$size/$name") | $(mib "$(peak "$size/$name")") |"
+    done
+done
+echo
+json_ratio=$(ratio "$(med "$LARGE/lctrace-json")" "$(med "$LARGE/grep-count")")
+ndjson_ratio=$(ratio "$(med "$LARGE/lctrace-ndjson")" "$(med "$LARGE/grep-print")")
+linear=$(ratio "$(med "$LARGE/lctrace-json")" "$(med "$SMALL/lctrace-json")")
+json_rss=$(mib "$(peak "$LARGE/lctrace-json")")
+ndjson_rss=$(mib "$(peak "$LARGE/lctrace-ndjson")")
+echo "| goal | measured | target | |"
+echo "|---|---|---|---|"
+echo "| lctrace json --no-events / grep -cP ($LARGE) | $json_ratio | <= 1.0 | $(check "$json_ratio" 0 1.0) |"
+echo "| lctrace ndjson / grep -P printing ($LARGE) | $ndjson_ratio | <= 1.5 | $(check "$ndjson_ratio" 0 1.5) |"
+echo "| peak RSS, lctrace json ($LARGE) | $json_rss MiB | <= 64 MiB | $(check "$json_rss" 0 64) |"
+echo "| peak RSS, lctrace ndjson ($LARGE) | $ndjson_rss MiB | <= 64 MiB | $(check "$ndjson_rss" 0 64) |"
+echo "| time $LARGE / time $SMALL (lctrace json) | $linear | 9-11 | $(check "$linear" 9 11) |"
+within "$json_ratio" 0 1.0 && within "$ndjson_ratio" 0 1.5 && within "$json_rss" 0 64 && within "$ndjson_rss" 0 64 \
+    && within "$linear" 9 11 || status=1
+exit $status
