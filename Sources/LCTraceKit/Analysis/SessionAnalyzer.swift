@@ -76,7 +76,7 @@ final class SessionAnalyzer: TransitionContext {
     private var mainThread = MainThreadCheck()
     private var findings: [Finding] = []
     /// The last few events, for the post-mortem finding.
-    private var recentEvents: [(line: Int, message: LifecycleMessage)] = []
+    private var recentEvents = RecentEvents()
     private var mainMicros: Int64?
     private var finishLaunchingMicros: Int64?
     private var sawFirstAppear = false
@@ -119,8 +119,7 @@ final class SessionAnalyzer: TransitionContext {
             let decides = callback == .main || callback == .willFinishLaunching || callback == .didFinishLaunching
             emit(mainThread.take(.init(thread: thread, line: event.line, callback: callback, subject: subject), decides: decides))
         }
-        recentEvents.append((event.line, event.message))
-        if recentEvents.count > 3 { recentEvents.removeFirst() }
+        recentEvents.note(line: event.line, message: event.message)
         recordLaunchTiming(callback, micros: event.micros)
 
         switch callback.family {
@@ -191,7 +190,7 @@ final class SessionAnalyzer: TransitionContext {
         emit(Deviation(
             rule: .sessionEndedAbruptly, line: endLine, subject: nil,
             message: "the session ends \(why) (a crash or a kill looks like this); last events: "
-                + recentEvents.map { "line \($0.line) \($0.message.className.map { $0 + " " } ?? "")\($0.message.spelled)" }.joined(separator: ", "),
+                + recentEvents.described,
             expected: "applicationDidEnterBackground or applicationWillTerminate", actual: "end of session"))
     }
 
@@ -317,13 +316,17 @@ final class SessionAnalyzer: TransitionContext {
 
     /// Book-keeping after the automaton step: timeline, durations, view-life flags.
     private func update(_ index: Int, with event: LifecycleEvent, flagged: Bool) {
+        if recordsEvents { keep(record(event), subject: controllers[index].report.id) { controllers[index].report.events.append($0) } }
+        // In place (inout on the element): a copy of the state would duplicate its arrays on every callback.
+        SessionAnalyzer.update(&controllers[index], with: event, flagged: flagged)
+    }
+
+    private static func update(_ state: inout ControllerState, with event: LifecycleEvent, flagged: Bool) {
         let callback = event.message.callback
-        var state = controllers[index]
         if state.firstCallback == nil { state.firstCallback = callback }
         if callback.isAppearanceCallback, state.firstAppearanceLine == nil { state.firstAppearanceLine = event.line }
         state.report.eventCount += 1
         state.report.lastLine = event.line
-        if recordsEvents { keep(record(event), subject: state.report.id) { state.report.events.append($0) } }
         switch callback {
         case .viewDidLoad:
             state.loadMicros = event.micros
@@ -351,7 +354,6 @@ final class SessionAnalyzer: TransitionContext {
             state.report.appearances[last].disappearedLine = event.line
             state.report.appearances[last].durationMs = milliseconds(from: state.appearedMicros, to: event.micros)
         }
-        controllers[index] = state
     }
 
     /// The instance a callback belongs to. By address when logged; by class otherwise, where several live
@@ -497,5 +499,22 @@ final class SessionAnalyzer: TransitionContext {
         case .deallocWhileOnScreen: return "viewWillDisappear and viewDidDisappear before dealloc"
         default: return nil
         }
+    }
+}
+
+/// The last three events of a session, for the post-mortem; kept without allocating per event.
+private struct RecentEvents {
+    private var entries: [(line: Int, message: LifecycleMessage)?] = [nil, nil, nil]
+    private var next = 0
+
+    mutating func note(line: Int, message: LifecycleMessage) {
+        entries[next] = (line, message)
+        next = (next + 1) % entries.count
+    }
+
+    var described: String {
+        (0..<entries.count).compactMap { entries[(next + $0) % entries.count] }
+            .map { "line \($0.line) \($0.message.className.map { $0 + " " } ?? "")\($0.message.spelled)" }
+            .joined(separator: ", ")
     }
 }

@@ -81,22 +81,24 @@ struct TransitionTracker {
         if let current = open, current.waitingForOtherSide, current.roles[step.controller] != nil {
             close()
         }
-        var current = open ?? Open()
-        if open == nil, let intent = pendingIntent {
-            current.declared = intent
-            pendingIntent = nil
+        if open == nil {
+            open = Open()
+            if let intent = pendingIntent {
+                open!.declared = intent
+                pendingIntent = nil
+            }
         }
-        if current.roles[step.controller] == nil {
-            current.roles[step.controller] = (step.callback == .viewWillAppear || step.callback == .viewDidAppear) ? .incoming : .outgoing
-            current.order.append(step.controller)
+        // Mutated in place: a copy would duplicate its arrays on every callback.
+        if open!.roles[step.controller] == nil {
+            open!.roles[step.controller] = (step.callback == .viewWillAppear || step.callback == .viewDidAppear) ? .incoming : .outgoing
+            open!.order.append(step.controller)
         }
-        current.steps.append(step)
-        current.hadViolation = current.hadViolation || violated
-        open = current
+        open!.steps.append(step)
+        open!.hadViolation = open!.hadViolation || violated
 
-        if current.order.allSatisfy({ context.phase(of: $0).isAtRest }) {
-            if let declared = current.declared, !current.hasBothRoles,
-               TransitionTemplates.accepts(declared.kind, current.observed) == nil {
+        if open!.order.allSatisfy({ context.phase(of: $0).isAtRest }) {
+            if let declared = open!.declared, !open!.hasBothRoles,
+               TransitionTemplates.accepts(declared.kind, open!.observed) == nil {
                 open?.waitingForOtherSide = true
             } else {
                 close()
