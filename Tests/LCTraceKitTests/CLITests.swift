@@ -184,76 +184,77 @@ func lctrace(_ arguments: [String], stdin: Data? = nil, environment: [String: St
 
     /// Piped input that keeps flowing: a finding is printed as soon as it is decided, before EOF.
     @Test func findingsArePrintedLiveFromAPipe() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try lctraceExecutable())
-        process.arguments = ["--no-events"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        let log = try String(contentsOfFile: Fixtures.sample("did-appear-twice.log"), encoding: .utf8)
-        input.fileHandleForWriting.write(Data(log.utf8))  // the input stays open
-        var seen = ""
-        let deadline = Date().addingTimeInterval(10)
-        while !seen.contains("\n"), Date() < deadline {
-            seen += String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-        }
-        #expect(seen.hasPrefix("<stdin>:4: warning: [did-appear-twice]"))
-        #expect(process.isRunning)
-        try input.fileHandleForWriting.close()
-        let rest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let run = try RunningLctrace(["--no-events"])
+        run.input.fileHandleForWriting.write(try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("did-appear-twice.log"))))
+        #expect(run.firstLine().hasPrefix("<stdin>:4: warning: [did-appear-twice]"))
+        #expect(run.process.isRunning)  // the input is still open
+        try run.input.fileHandleForWriting.close()
+        let (rest, status) = run.remainder()
+        #expect(status == 0)
         #expect(rest.contains("Summary:"))
     }
 
     /// SIGINT ends the input, not the run: the session is closed and the summary printed.
     @Test func interruptPrintsTheSummary() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try lctraceExecutable())
-        process.arguments = ["--format", "ndjson", "--no-events"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("seed-push-pop.log"))))
+        let run = try RunningLctrace(["--format", "ndjson", "--no-events"])
+        run.input.fileHandleForWriting.write(try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("seed-push-pop.log"))))
         Thread.sleep(forTimeInterval: 0.5)
-        process.interrupt()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        run.process.interrupt()
+        let (text, status) = run.remainder()
+        #expect(status == 0)
         let types = text.split(separator: "\n").compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["type"] as? String
         }
         #expect(types.suffix(2) == ["session", "summary"])
         #expect(types.filter { $0 == "transition" }.count == 3)
-        try? input.fileHandleForWriting.close()
+        try? run.input.fileHandleForWriting.close()
     }
 
     @Test func followKeepsReadingAGrowingFile() throws {
         let path = try Fixtures.temporaryFile("")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try lctraceExecutable())
-        process.arguments = ["--follow", "--no-events", path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
+        let run = try RunningLctrace(["--follow", "--no-events", path])
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         Thread.sleep(forTimeInterval: 0.5)
         handle.write(try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("did-appear-twice.log"))))
         try handle.close()
+        #expect(run.firstLine().contains(":4: warning: [did-appear-twice]"))
+        #expect(run.process.isRunning)
+        run.process.terminate()
+        let (rest, status) = run.remainder()
+        #expect(status == 0)
+        #expect(rest.contains("Summary: 4 lines"))
+    }
+}
+
+/// A running lctrace whose output is read as it comes, for the live-output tests.
+final class RunningLctrace {
+    let process = Process()
+    let input = Pipe()
+    private let output = Pipe()
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: try lctraceExecutable())
+        process.arguments = arguments
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+    }
+
+    /// What it has printed once a whole line is there (or after 10 s).
+    func firstLine() -> String {
         var seen = ""
         let deadline = Date().addingTimeInterval(10)
         while !seen.contains("\n"), Date() < deadline {
             seen += String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
         }
-        #expect(seen.contains(":4: warning: [did-appear-twice]"))
-        #expect(process.isRunning)
-        process.terminate()
-        let rest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return seen
+    }
+
+    /// Everything else it prints, and its exit status.
+    func remainder() -> (String, Int32) {
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        #expect(rest.contains("Summary: 4 lines"))
+        return (text, process.terminationStatus)
     }
 }
 
