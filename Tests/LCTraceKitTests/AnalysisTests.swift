@@ -171,6 +171,18 @@ import Testing
 }
 
 @Suite struct ControllerAutomatonTests {
+    @Test func flatTablesIndexByCaseOrder() {
+        #expect(Callback.allCases.enumerated().allSatisfy { $0.offset == $0.element.ordinal })
+        #expect(ControllerPhase.allCases.enumerated().allSatisfy { $0.offset == $0.element.ordinal })
+        for phase in ControllerPhase.allCases {
+            for callback in Callback.allCases {
+                let expected = ControllerAutomaton.table[phase]?[callback]
+                    ?? (phase == .dead ? .violation(.callbackAfterDealloc, next: .dead) : .to(phase))
+                #expect(ControllerAutomaton.outcome(of: callback, in: phase) == expected)
+            }
+        }
+    }
+
     /// A appears at launch, then B is pushed over it.
     static let launchThenPush = """
         A viewDidLoad()

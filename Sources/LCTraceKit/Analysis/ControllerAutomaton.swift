@@ -1,5 +1,5 @@
 /// Where one view-controller instance is in its life (lifecycle-ground-truth §11.2).
-public enum ControllerPhase: String, Sendable {
+public enum ControllerPhase: String, Sendable, CaseIterable {
     /// Nothing seen yet, or the log started after the instance's view was loaded: any first callback is accepted.
     case unknown
     /// loadView seen, viewDidLoad not yet.
@@ -13,6 +13,9 @@ public enum ControllerPhase: String, Sendable {
     case unloaded
     /// dealloc/deinit seen.
     case dead
+
+    /// Position in `allCases`, for flat tables: a field-less enum is stored as its case index (checked by a test).
+    var ordinal: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
 
     /// Not in the middle of an appearance change.
     var isAtRest: Bool { self != .appearing && self != .disappearing }
@@ -115,8 +118,15 @@ enum ControllerAutomaton {
     /// The outcome of `callback` in `phase`: the table's cell, else `callback-after-dealloc` for a dead
     /// instance, else legal with no change of phase.
     static func outcome(of callback: Callback, in phase: ControllerPhase) -> ControllerStepOutcome {
-        if let outcome = table[phase]?[callback] { return outcome }
-        if phase == .dead { return .violation(.callbackAfterDealloc, next: .dead) }
-        return .to(phase)
+        cells[phase.ordinal * Callback.allCases.count + callback.ordinal]
+    }
+
+    /// `table` with its defaults filled in, as one flat array indexed by phase and callback: one load per callback.
+    private static let cells: [ControllerStepOutcome] = ControllerPhase.allCases.flatMap { phase in
+        Callback.allCases.map { callback in
+            if let outcome = table[phase]?[callback] { return outcome }
+            if phase == .dead { return .violation(.callbackAfterDealloc, next: .dead) }
+            return .to(phase)
+        }
     }
 }

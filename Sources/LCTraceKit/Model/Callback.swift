@@ -55,6 +55,9 @@ public enum Callback: String, Sendable, CaseIterable, Codable {
     case main = "main()"
     case receivedMemoryWarning = "Received memory warning."
 
+    /// Position in `allCases`, for flat tables: a field-less enum is stored as its case index (checked by a test).
+    var ordinal: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
+
     public enum Family: Sendable {
         case controller, application, scene, intent, marker
     }

@@ -90,7 +90,11 @@ public indirect enum JSONValue: Equatable {
 
     static func writeString(_ value: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        let needsEscape = value.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+        var value = value
+        let needsEscape = value.withUTF8 { bytes in
+            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
+            return false
+        }
         if !needsEscape {
             out.append(contentsOf: value.utf8)
         } else {
