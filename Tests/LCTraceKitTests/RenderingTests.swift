@@ -32,6 +32,11 @@ import Testing
         #expect(actual == expected, "\(name) differs from its golden file")
     }
 
+    @Test func jsonNumbers() {
+        let value = JSONValue.array([.int(0), .int(-42), .int(Int.max), .double(510), .double(-1.5), .double(41.4306), .double(.nan)])
+        #expect(value.compact() == "[0,-42,9223372036854775807,510,-1.5,41.431,null]")
+    }
+
     @Test func textReport() throws {
         try assertGolden(try render("seed-push-pop.log", json: false), "seed-push-pop.txt")
         try assertGolden(try render("transition-order.log", json: false), "transition-order.txt")

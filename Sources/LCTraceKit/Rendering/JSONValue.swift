@@ -39,8 +39,15 @@ public indirect enum JSONValue: Equatable {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
-        case .int(let value): out.append(contentsOf: String(value).utf8)
-        case .double(let value): out.append(contentsOf: JSONValue.format(value).utf8)
+        case .int(let value): JSONValue.writeInteger(Int64(value), to: &out)
+        case .double(let value):
+            // Most measures are whole milliseconds: written as integers without making a String.
+            let rounded = (value * 1000).rounded() / 1000
+            if value.isFinite, rounded == rounded.rounded(), abs(rounded) < 1e15 {
+                JSONValue.writeInteger(Int64(rounded), to: &out)
+            } else {
+                out.append(contentsOf: JSONValue.format(value).utf8)
+            }
         case .string(let value): JSONValue.writeString(value, to: &out)
         case .array(let items):
             out.append(UInt8(ascii: "["))
@@ -77,7 +84,23 @@ public indirect enum JSONValue: Equatable {
     private static func newline(_ indent: Int?, _ out: inout [UInt8]) {
         guard let indent else { return }
         out.append(0x0A)
-        for _ in 0..<(indent * 2) { out.append(0x20) }
+        out.append(contentsOf: repeatElement(0x20, count: indent * 2))
+    }
+
+    /// Decimal digits of `value`, written straight into `out`.
+    private static func writeInteger(_ value: Int64, to out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 24 digits, filled from the end
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                count += 1
+                buffer[24 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            out.append(contentsOf: buffer[(24 - count)...])
+        }
     }
 
     /// Milliseconds and other measures: at most three decimals, no trailing zeros, integers without a point.
