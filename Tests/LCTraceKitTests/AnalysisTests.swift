@@ -70,6 +70,7 @@ import Testing
         (.callbackOffMainThread, 6, .error),
         (.possibleLeak, 22, .warning),
         (.stateCallbackBeforeLaunch, 2, .error),
+        (.launchRepeated, 5, .error),
         (.unexpectedStateCallback, 3, .warning),
         (.sceneNotConnected, 3, .warning),
         (.appCallbacksWithScenes, 5, .warning),
@@ -132,6 +133,13 @@ import Testing
         let result = try analyze(text: text)
         #expect(result.inputs.first?.format == "bare")
         #expect(result.sessions.count == 2)
+        #expect(result.problems.isEmpty)
+    }
+
+    @Test func bareLogsSplitAtWillFinishLaunchingToo() throws {
+        let launch = "AppDelegate application(_:willFinishLaunchingWithOptions:)\nAppDelegate application(_:didFinishLaunchingWithOptions:)\nAppDelegate applicationDidBecomeActive(_:)\n"
+        let result = try analyze(text: launch + launch)
+        #expect(result.sessions.map(\.startLine) == [1, 4])
         #expect(result.problems.isEmpty)
     }
 

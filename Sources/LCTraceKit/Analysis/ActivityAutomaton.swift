@@ -66,13 +66,15 @@ enum ActivityStep: Sendable {
 /// (didFinishLaunching → didEnterBackground) are legal.
 enum ActivityAutomaton {
     static let violations: [ActivityPhase: [ActivityStep: Rule]] = [
-        .launched: [.resignActive: .unexpectedStateCallback],
+        .launched: [.resignActive: .unexpectedStateCallback, .willLaunch: .launchRepeated, .launch: .launchRepeated],
         .enteringForeground: [
+            .willLaunch: .launchRepeated, .launch: .launchRepeated,
             .enterForeground: .unexpectedStateCallback,
             .resignActive: .unexpectedStateCallback,  // willEnterForeground not followed by didBecomeActive
             .enterBackground: .unexpectedStateCallback,
         ],
         .active: [
+            .willLaunch: .launchRepeated, .launch: .launchRepeated,
             .enterBackground: .backgroundWithoutResignActive,
             .enterForeground: .unexpectedStateCallback,
             .becomeActive: .unexpectedStateCallback,
@@ -80,11 +82,13 @@ enum ActivityAutomaton {
             .disconnect: .unexpectedStateCallback,
         ],
         .inactive: [
+            .willLaunch: .launchRepeated, .launch: .launchRepeated,
             .enterForeground: .unexpectedStateCallback,
             .resignActive: .unexpectedStateCallback,
             .terminate: .unexpectedStateCallback,
         ],
         .background: [
+            .willLaunch: .launchRepeated, .launch: .launchRepeated,
             .becomeActive: .activeFromBackgroundWithoutForeground,
             .resignActive: .unexpectedStateCallback,
         ],
@@ -92,7 +96,8 @@ enum ActivityAutomaton {
 
     static func step(_ step: ActivityStep, from phase: ActivityPhase) -> (next: ActivityPhase, violation: Rule?) {
         // A launch or connection reported after the state already moved on (its own finding) does not move it back.
-        if step == .launch || step == .connect, ![.unknown, .launching, .terminated, .disconnected].contains(phase) {
+        if step == .willLaunch || step == .launch || step == .connect,
+           ![.unknown, .launching, .terminated, .disconnected].contains(phase) {
             return (phase, violations[phase]?[step])
         }
         return (step.implied, violations[phase]?[step])
@@ -104,6 +109,7 @@ enum ActivityAutomaton {
         switch rule {
         case .backgroundWithoutResignActive: return "\(prefix)WillResignActive first"
         case .activeFromBackgroundWithoutForeground: return "\(prefix)WillEnterForeground first"
+        case .launchRepeated: return "one launch per process"
         case .unexpectedStateCallback:
             switch step {
             case .terminate: return "applicationDidEnterBackground before applicationWillTerminate"

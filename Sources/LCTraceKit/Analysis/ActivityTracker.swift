@@ -38,6 +38,7 @@ struct ActivityTracker {
         guard let step = ActivityStep(callback) else { return [] }
         var deviations: [Deviation] = []
         let isScene = callback.family == .scene
+        let launchedBefore = sawFinishLaunching
         if step == .launch {
             sawFinishLaunching = true
             if let early = firstStateBeforeLaunch {
@@ -56,7 +57,9 @@ struct ActivityTracker {
             deviations += takeScene(step, callback: callback, line: line, message: message)
         } else {
             let result = ActivityAutomaton.step(step, from: appPhase)
-            if let rule = result.violation {
+            // A launch is "repeated" only after one was seen: state reached without one (a late log, or callbacks
+            // before launch, reported on their own) does not count.
+            if let rule = result.violation, rule != .launchRepeated || launchedBefore {
                 deviations.append(Deviation(
                     rule: rule, line: line, subject: message.className ?? "AppDelegate",
                     message: "\(callback.rawValue) while the app is \(appPhase.rawValue)",

@@ -304,13 +304,15 @@ private final class InputRun {
         session?.handle(LifecycleEvent(line: lineNumber, micros: micros, timeText: timeText, thread: thread, message: message))
     }
 
-    /// `main()` or a change of process id starts a new app launch; so does a second
-    /// didFinishLaunching when the format has no process id to tell launches apart.
+    /// `main()` or a change of process id starts a new app launch; so does a willFinishLaunching or
+    /// didFinishLaunching after didFinishLaunching when the format has no process id to tell launches apart.
     private func needsNewSession(for message: LifecycleMessage, pid: Int?) -> Bool {
         guard let session else { return true }
         if message.callback == .main { return session.eventCount > 0 }
         if let pid, let current = session.pid { return pid != current }
-        if pid == nil, message.callback == .didFinishLaunching { return session.sawFinishLaunching }
+        if pid == nil, message.callback == .didFinishLaunching || message.callback == .willFinishLaunching {
+            return session.sawFinishLaunching
+        }
         return false
     }
 

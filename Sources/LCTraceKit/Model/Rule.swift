@@ -28,6 +28,7 @@ public enum Rule: String, Sendable, CaseIterable, Codable {
     case possibleLeak = "possible-leak"
     // App and scene delegates (ground truth §1–§3)
     case stateCallbackBeforeLaunch = "state-callback-before-launch"
+    case launchRepeated = "launch-repeated"
     case backgroundWithoutResignActive = "background-without-resign-active"
     case activeFromBackgroundWithoutForeground = "active-from-background-without-foreground"
     case unexpectedStateCallback = "unexpected-state-callback"

@@ -133,6 +133,13 @@ public enum RuleCatalog {
             uikit: "UIApplicationMain creates the delegate, sends willFinishLaunching and didFinishLaunching, and only then activates the app or connects scenes.",
             reference: "§1, §2"),
         Entry(
+            rule: .launchRepeated, severity: .error,
+            summary: "willFinishLaunching or didFinishLaunching again in one process, after didFinishLaunching",
+            explanation: "One process launches once: a second launch callback under the same process id (or, in logs without one, a willFinishLaunching after didFinishLaunching with no new didFinishLaunching starting the next launch) is flagged. In logs without process ids a second willFinishLaunching or didFinishLaunching starts a new session instead.",
+            example: "2016-03-17 16:02:37.100 App[1:1] AppDelegate >>>> application:didFinishLaunchingWithOptions:\n2016-03-17 16:02:37.200 App[1:1] AppDelegate >>>> applicationDidBecomeActive:\n2016-03-17 16:02:39.000 App[1:1] AppDelegate >>>> application:didFinishLaunchingWithOptions:",
+            uikit: "UIApplicationMain calls willFinishLaunching and didFinishLaunching once per process; a second call means app code called the delegate method itself, or two processes were mixed under one id.",
+            reference: "§1"),
+        Entry(
             rule: .backgroundWithoutResignActive, severity: .error,
             summary: "didEnterBackground while active, without willResignActive first (app or scene)",
             explanation: "The app-delegate and each scene have an activation state machine; going from active straight to the background skips a state. For scenes logged without an address (no scene identity) this is a warning.",
