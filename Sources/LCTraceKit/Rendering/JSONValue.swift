@@ -42,9 +42,8 @@ public indirect enum JSONValue: Equatable {
         case .int(let value): JSONValue.writeInteger(Int64(value), to: &out)
         case .double(let value):
             // Most measures are whole milliseconds: written as integers without making a String.
-            let rounded = (value * 1000).rounded() / 1000
-            if value.isFinite, rounded == rounded.rounded(), abs(rounded) < 1e15 {
-                JSONValue.writeInteger(Int64(rounded), to: &out)
+            if let whole = JSONValue.wholeNumber(value) {
+                JSONValue.writeInteger(whole, to: &out)
             } else {
                 out.append(contentsOf: JSONValue.format(value).utf8)
             }
@@ -106,9 +105,15 @@ public indirect enum JSONValue: Equatable {
     /// Milliseconds and other measures: at most three decimals, no trailing zeros, integers without a point.
     static func format(_ value: Double) -> String {
         guard value.isFinite else { return "null" }
+        if let whole = wholeNumber(value) { return String(whole) }
+        return String((value * 1000).rounded() / 1000)
+    }
+
+    /// The value as an integer when, rounded to three decimals, it is one.
+    private static func wholeNumber(_ value: Double) -> Int64? {
+        guard value.isFinite else { return nil }
         let rounded = (value * 1000).rounded() / 1000
-        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(rounded)) }
-        return String(rounded)
+        return rounded == rounded.rounded() && abs(rounded) < 1e15 ? Int64(rounded) : nil
     }
 
     static func writeString(_ value: String, to out: inout [UInt8]) {
