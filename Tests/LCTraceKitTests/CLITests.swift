@@ -292,6 +292,56 @@ func generatedLog(bytes: String, seed: Int, format: String) throws -> String {
         #expect((json?["summary"] as? [String: Any])?["findings"] as? [String: Int] == ["error": 0, "warning": 0, "info": 0])
     }
 
+    /// One file cut into sections at its launches and analysed on two threads: the same report, byte for byte.
+    @Test func sectionsOfOneFileDoNotChangeTheReport() throws {
+        let logs = [try generatedLog(bytes: "600K", seed: 21, format: "nslog-classic"),
+                    try generatedLog(bytes: "300K", seed: 22, format: "nslog-modern"),
+                    try generatedLog(bytes: "300K", seed: 23, format: "bare")]
+        for log in logs {
+            for format in ["text", "json", "ndjson"] {
+                let one = try report(of: log, format: format, jobs: 1)
+                let two = try report(of: log, format: format, jobs: 2)
+                #expect(one == two, "\(format) \(log)")
+                #expect(one.count > 50_000)
+            }
+        }
+    }
+
+    /// A later section asks whether a class logs dealloc before the section that shows it is replayed: it is
+    /// analysed again, so the leak is still a confirmed warning, as in a sequential run.
+    @Test func deallocKnowledgeCrossesSections() throws {
+        let sample = try String(contentsOfFile: Fixtures.sample("possible-leak.log"), encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        let launch = "2016-03-17 16:29:59.000 LifeCycle[2301:130001] main()"
+        let padding = (0..<40).map { "2016-03-17 16:30:00.0\($0 % 10)0 LifeCycle[2301:130001] Networking: request \($0) done" }
+        let first: [String] = [launch] + padding + Array(sample.prefix(13))
+        let second: [String] = [launch] + padding + Array(sample.prefix(12)) + [sample[22]]
+        // The last part of a file is analysed in order anyway: the leak is in a middle one.
+        let log = (first + second + first).joined(separator: "\n") + "\n"
+        let path = try Fixtures.temporaryFile(log)
+        let one = try report(of: path, format: "json", jobs: 1)
+        let two = try report(of: path, format: "json", jobs: 2)
+        #expect(one == two)
+        let findings = (try JSONSerialization.jsonObject(with: Data(one.utf8)) as? [String: Any])?["findings"] as? [[String: Any]]
+        #expect(findings?.filter { $0["rule"] as? String == "possible-leak" }.map { $0["severity"] as? String } == ["warning"])
+    }
+
+    private func report(of path: String, format: String, jobs: Int) throws -> String {
+        var options = AnalysisOptions()
+        options.sectionBytes = 1024
+        options.keepEvents = format == "text" || format == "json"
+        let output = Output()
+        let sink: any ReportSink = switch format {
+        case "text": TextRenderer(output: output, style: TextStyle(enabled: false), includeEvents: true)
+        case "json": JSONRenderer(output: output, includeEvents: true)
+        default: NDJSONRenderer(output: output, includeEvents: true, flushEachLine: false)
+        }
+        let analyzer = try Analyzer(options: options, sink: sink)
+        try analyzer.analyze([.file(path)], jobs: jobs)
+        analyzer.finish()
+        return output.text
+    }
+
     @Test func statsGoToStandardError() throws {
         let result = try lctrace(["--stats", "--no-events", "--format", "json", "SampleLogs/seed-push-pop.log"])
         #expect(result.status == 0)

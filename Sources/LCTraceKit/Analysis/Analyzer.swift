@@ -21,6 +21,9 @@ public struct AnalysisOptions: Sendable {
     public var configPath: String?
     /// Keep reading each input at its end, as `tail -f` does, until SIGINT or SIGTERM.
     public var follow = false
+    /// With more than one job, a single file of at least two sections is cut into sections of about this size
+    /// (at app launches) that are analysed in parallel.
+    public var sectionBytes = 1 << 20
 
     public init() {}
 }
@@ -31,7 +34,7 @@ public final class Analyzer: SessionFeed {
     public let options: AnalysisOptions
     private let sink: any ReportSink
     fileprivate let messageParser: MessageParser
-    fileprivate let formatDetector = LineFormatDetector()
+    private(set) lazy var formatDetector = LineFormatDetector()
     private let fixedParser: LineHeaderParser?
     private var summary = RunSummary()
     /// Called as each input is read: its descriptor and the bytes read from it so far.
@@ -40,16 +43,23 @@ public final class Analyzer: SessionFeed {
     private var transitionDurations = DurationAggregator()
 
     /// Throws when a forced pattern does not compile.
-    public init(options: AnalysisOptions, sink: any ReportSink) throws(PCRE2CompileError) {
-        self.options = options
-        self.sink = sink
-        self.messageParser = MessageParser(limits: options.limits)
-        self.summary.config = options.configPath
+    public convenience init(options: AnalysisOptions, sink: any ReportSink) throws(PCRE2CompileError) {
+        let fixedParser: LineHeaderParser?
         if case .fixed(let format) = options.lineFormat {
             fixedParser = try LineHeaderParser(format: format, limits: options.limits)
         } else {
             fixedParser = nil
         }
+        self.init(options: options, sink: sink, messageParser: MessageParser(limits: options.limits), fixedParser: fixedParser)
+    }
+
+    /// An analyzer using parsers made already (they are not shared between threads).
+    init(options: AnalysisOptions, sink: any ReportSink, messageParser: MessageParser, fixedParser: LineHeaderParser?) {
+        self.options = options
+        self.sink = sink
+        self.messageParser = messageParser
+        self.fixedParser = fixedParser
+        self.summary.config = options.configPath
     }
 
     /// Analyses one input to its end.
@@ -62,15 +72,28 @@ public final class Analyzer: SessionFeed {
     /// Analyses an already open descriptor (a file, a pipe, standard input).
     public func analyze(fileDescriptor fd: Int32, name: String) throws {
         sink.beginInput(name)
-        let run = InputRun(analyzer: self, name: name, parser: fixedParser)
-        let reader = LineReader(fileDescriptor: fd, maxLineBytes: options.maxLineBytes, follow: options.follow)
-        if let progress { reader.onRead = { progress(fd, $0) } }
+        let input = try analyzeSection(fileDescriptor: fd, name: name, section: InputSection(), knowledge: InputKnowledge())
+        endInput(input)
+    }
+
+    /// Analyses the lines of `section` (the whole input by default) without opening or closing the input in the sink.
+    func analyzeSection(fileDescriptor fd: Int32, name: String, section: InputSection,
+                        knowledge: InputKnowledge, parser: LineHeaderParser? = nil) throws -> InputSummary {
+        let run = InputRun(analyzer: self, name: name, parser: parser ?? fixedParser, firstLine: section.firstLine, knowledge: knowledge)
+        let reader = LineReader(fileDescriptor: fd, maxLineBytes: options.maxLineBytes, follow: options.follow, range: section.bytes)
+        if let progress, section.bytes == nil { reader.onRead = { progress(fd, $0) } }
         try reader.forEachLine { line, truncated in run.take(line, truncated: truncated) }
         run.finish()
         run.summary.bytes = reader.bytesRead
-        summary.inputs.append(run.summary)
-        sink.endInput(run.summary)
+        return run.summary
     }
+
+    func endInput(_ input: InputSummary) {
+        summary.inputs.append(input)
+        sink.endInput(input)
+    }
+
+    func beginInput(_ name: String) { sink.beginInput(name) }
 
     /// Ends the run and returns its totals.
     @discardableResult
@@ -206,17 +229,19 @@ private final class InputRun {
     let name: String
     var summary: InputSummary
     var parser: LineHeaderParser?
-    var lineNumber = 0
+    var lineNumber: Int
     var session: SessionAnalyzer?
-    let knowledge = InputKnowledge()
+    let knowledge: InputKnowledge
     /// Lines held back until the format is known (automatic detection only).
     var pending: [(bytes: [UInt8], truncated: Bool)] = []
     var pendingNonBlank = 0
 
-    init(analyzer: Analyzer, name: String, parser: LineHeaderParser?) {
+    init(analyzer: Analyzer, name: String, parser: LineHeaderParser?, firstLine: Int, knowledge: InputKnowledge) {
         self.analyzer = analyzer
         self.name = name
         self.parser = parser
+        self.lineNumber = firstLine - 1
+        self.knowledge = knowledge
         self.summary = InputSummary(name: name, format: parser?.format.name ?? "auto")
     }
 

@@ -6,13 +6,20 @@ import Dispatch
 extension Analyzer {
     /// Throws `InputFailure` for the first input (in order) that cannot be read, after everything before it.
     public func analyze(_ sources: [InputSource], jobs: Int) throws(InputFailure) {
+        if jobs > 1, sources.count == 1, let source = sources.first {
+            do {
+                if try analyzeInSections(source, jobs: jobs) { return }
+            } catch {
+                throw error as? InputFailure ?? InputFailure(input: source.name, error: error)
+            }
+        }
         guard jobs > 1, sources.count > 1 else {
             for source in sources {
                 do { try analyze(source) } catch { throw InputFailure(input: source.name, error: error) }
             }
             return
         }
-        let results = RecordingSlots(count: sources.count)
+        let results = OrderedSlots<Recording>()
         let window = DispatchSemaphore(value: jobs)
         let options = self.options
         let wantsLiveItems = self.wantsLiveItems
@@ -51,19 +58,24 @@ public struct InputFailure: Error, CustomStringConvertible {
 
 /// Everything a worker's analysis reported, in order.
 final class Recording: ReportSink, @unchecked Sendable {
+    /// The rare, large items are boxed, so that the many events do not each take the room of a session report.
     enum Item {
-        case begin(String)
-        case finding(Finding)
+        indirect case begin(String)
+        indirect case finding(Finding)
         case event(EventRecord, subject: String, session: Int, input: String)
-        case transition(TransitionReport, session: Int, input: String)
-        case session(SessionReport)
-        case end(InputSummary)
+        indirect case transition(TransitionReport, session: Int, input: String)
+        indirect case session(SessionReport)
+        indirect case end(InputSummary)
     }
 
     let wantsLiveItems: Bool
     var items: [Item] = []
     var durations: (loadToAppear: DurationAggregator, transitions: DurationAggregator)?
     var error: InputFailure?
+    /// For a section of a file: its line counts, and what it showed and asked about classes logging dealloc.
+    var input: InputSummary?
+    var classesLoggingDealloc: Set<String> = []
+    var unknownWhenAsked: Set<String> = []
 
     init(wantsLiveItems: Bool) { self.wantsLiveItems = wantsLiveItems }
 
@@ -80,24 +92,37 @@ final class Recording: ReportSink, @unchecked Sendable {
     func finish(_ summary: RunSummary) {}
 }
 
-/// One slot per input, filled by a worker and taken, in order, by the replaying thread.
-private final class RecordingSlots: @unchecked Sendable {
-    private var slots: [Recording?]
-    private let ready: [DispatchSemaphore]
+/// Results filled in any order by workers and taken in order by the replaying thread. A slot may be taken before
+/// it is filled (the taker waits) and needs no size fixed in advance.
+final class OrderedSlots<Item>: @unchecked Sendable {
+    private let lock = DispatchSemaphore(value: 1)
+    private var items: [Int: Item] = [:]
+    private var ready: [Int: DispatchSemaphore] = [:]
 
-    init(count: Int) {
-        slots = Array(repeating: nil, count: count)
-        ready = (0..<count).map { _ in DispatchSemaphore(value: 0) }
+    func store(_ item: Item, at index: Int) {
+        lock.wait()
+        items[index] = item
+        let semaphore = readySemaphore(index)
+        lock.signal()
+        semaphore.signal()
     }
 
-    func store(_ recording: Recording, at index: Int) {
-        slots[index] = recording
-        ready[index].signal()
+    func take(at index: Int) -> Item {
+        lock.wait()
+        let semaphore = readySemaphore(index)
+        lock.signal()
+        semaphore.wait()
+        lock.wait()
+        defer { lock.signal() }
+        ready[index] = nil
+        return items.removeValue(forKey: index)!
     }
 
-    func take(at index: Int) -> Recording {
-        ready[index].wait()
-        defer { slots[index] = nil }
-        return slots[index]!
+    /// Called with the lock held.
+    private func readySemaphore(_ index: Int) -> DispatchSemaphore {
+        if let semaphore = ready[index] { return semaphore }
+        let semaphore = DispatchSemaphore(value: 0)
+        ready[index] = semaphore
+        return semaphore
     }
 }

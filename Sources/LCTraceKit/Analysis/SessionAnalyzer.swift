@@ -19,7 +19,24 @@ protocol SessionFeed: AnyObject {
 /// What one input has shown so far, shared by its sessions.
 final class InputKnowledge {
     /// Classes that logged dealloc/deinit: their missing deallocs are possible leaks, not unknowns.
-    var classesLoggingDealloc: Set<String> = []
+    private(set) var classesLoggingDealloc: Set<String>
+    /// Classes asked about while not (yet) known to log dealloc. A part of an input analysed before the parts
+    /// ahead of it are known is valid only if none of these logged dealloc in those parts.
+    private(set) var unknownWhenAsked: Set<String> = []
+
+    init(classesLoggingDealloc: Set<String> = []) {
+        self.classesLoggingDealloc = classesLoggingDealloc
+    }
+
+    func logsDealloc(_ className: String) -> Bool {
+        if classesLoggingDealloc.contains(className) { return true }
+        unknownWhenAsked.insert(className)
+        return false
+    }
+
+    func noteDealloc(_ className: String) {
+        classesLoggingDealloc.insert(className)
+    }
 }
 
 /// One view-controller instance being tracked through a session.
@@ -231,7 +248,7 @@ final class SessionAnalyzer: TransitionContext {
             }
         }
         if SessionAnalyzer.creationCallbacks.contains(callback) { logsViewLoading = true }
-        if callback == .dealloc { knowledge.classesLoggingDealloc.insert(controllers[index].report.className) }
+        if callback == .dealloc { knowledge.noteDealloc(controllers[index].report.className) }
         if callback == .dealloc || callback == .viewWillAppear { leaks.disarm(index) }
         update(index, with: event, flagged: violated)
         if callback.isAppearanceCallback {
@@ -430,7 +447,7 @@ final class SessionAnalyzer: TransitionContext {
     // MARK: Findings
 
     private func classLogsDealloc(_ controller: Int) -> Bool {
-        knowledge.classesLoggingDealloc.contains(controllers[controller].report.className)
+        knowledge.logsDealloc(controllers[controller].report.className)
     }
 
     private func emitLeak(_ leak: LeakWatch.Armed, confirmed: Bool) {

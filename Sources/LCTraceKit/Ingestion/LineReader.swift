@@ -18,11 +18,20 @@ public final class LineReader {
     private let maxLineBytes: Int
     private let capacity: Int
     private let buffer: UnsafeMutablePointer<UInt8>
+    /// Where the next read starts and where reading stops, when only a byte range of a file is read (`pread`).
+    private var nextOffset: Int?
+    private let endOffset: Int?
+    /// The input offset of `buffer[0]`.
+    private var bufferOffset = 0
 
+    /// Reads `range` of the file when given (its start must be a line start), otherwise the descriptor to its end.
     public init(fileDescriptor fd: Int32, maxLineBytes: Int = LineReader.defaultMaxLineBytes,
-                chunkBytes: Int = LineReader.defaultChunkBytes, follow: Bool = false) {
+                chunkBytes: Int = LineReader.defaultChunkBytes, follow: Bool = false, range: Range<Int>? = nil) {
         self.fd = fd
         self.follow = follow
+        self.nextOffset = range?.lowerBound
+        self.endOffset = range?.upperBound
+        self.bufferOffset = range?.lowerBound ?? 0
         self.maxLineBytes = max(1, maxLineBytes)
         self.capacity = max(chunkBytes, self.maxLineBytes) + self.maxLineBytes
         self.buffer = .allocate(capacity: capacity)
@@ -34,6 +43,8 @@ public final class LineReader {
     public private(set) var bytesRead = 0
     /// Called after each read with the total so far (progress reporting).
     public var onRead: ((Int) -> Void)?
+    /// The input offset of the line being handed out (inside the `forEachLine` body).
+    public private(set) var lineOffset = 0
 
     /// Calls `body` with each line (without its terminator) and whether it was truncated.
     public func forEachLine(_ body: (UnsafeRawBufferPointer, _ truncated: Bool) throws -> Void) throws {
@@ -66,6 +77,7 @@ public final class LineReader {
             if start > 0 {
                 let pending = end - start
                 if pending > 0 { memmove(buffer, buffer + start, pending) }
+                bufferOffset += start
                 end = pending
                 scanFrom -= start
                 start = 0
@@ -87,12 +99,19 @@ public final class LineReader {
                       _ body: (UnsafeRawBufferPointer, Bool) throws -> Void) throws {
         var to = to
         if to > from, buffer[to - 1] == 0x0D { to -= 1 }
+        lineOffset = bufferOffset + from
         try body(UnsafeRawBufferPointer(start: buffer + from, count: to - from), truncated)
     }
 
     private func readSome(into pointer: UnsafeMutablePointer<UInt8>, max: Int) throws -> Int {
         while true {
-            let count = read(fd, pointer, max)
+            let count: Int
+            if let offset = nextOffset, let endOffset {
+                count = pread(fd, pointer, Swift.min(max, endOffset - offset), off_t(offset))
+                if count > 0 { nextOffset = offset + count }
+            } else {
+                count = read(fd, pointer, max)
+            }
             if count >= 0 {
                 bytesRead += count
                 onRead?(bytesRead)

@@ -1,0 +1,266 @@
+import Dispatch
+import PCRE2
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A part of one input: a byte range starting at a line start (nil: the whole input), and that line's number.
+struct InputSection: Sendable {
+    var bytes: Range<Int>?
+    var firstLine = 1
+}
+
+/// `--jobs N` on one large file: the file is cut into sections at `main()` lines (each starts an app launch, so no
+/// session spans two sections), the sections are analysed on up to N threads and replayed in order with sessions
+/// renumbered, as `--jobs` does with several files.
+///
+/// One thing crosses sessions: whether a class logs dealloc anywhere earlier in the input (the leak rule's
+/// severity). A section is analysed knowing what the sections replayed before it was dispatched showed; if it asked
+/// about a class that an earlier section, replayed since, showed to log dealloc, its answer may have been wrong, and
+/// the section is analysed again in order. Either way the report is byte-identical to a sequential run.
+extension Analyzer {
+    /// Analyses `source` in sections when it is a regular file of at least two sections; returns false (having read
+    /// nothing into the report) when it is not, or when its line format cannot be settled from its first lines.
+    func analyzeInSections(_ source: InputSource, jobs: Int) throws -> Bool {
+        guard let path = source.path, !options.follow else { return false }
+        let fd = try source.openDescriptor()
+        defer { _ = close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+              Int(info.st_size) >= 2 * options.sectionBytes,
+              let format = try settledFormat(fileDescriptor: fd)
+        else { return false }
+
+        let sectionOptions = { var options = self.options; options.lineFormat = .fixed(format); return options }()
+        // Built-in formats always compile, and a forced pattern compiled when this analyzer was made.
+        let parser = try LineHeaderParser(format: format, limits: options.limits)
+        let slots = OrderedSlots<SectionResult>()
+        let parsers = ParserPool(format: format, limits: options.limits)
+        let window = DispatchSemaphore(value: jobs + 1)
+        let known = KnownDeallocClasses()
+        let wantsLiveItems = self.wantsLiveItems
+        let sectionBytes = options.sectionBytes
+        let maxLineBytes = options.maxLineBytes
+
+        DispatchQueue.global().async {
+            var index = 0
+            let planner = LaunchBoundaryPlanner(path: path, format: format, sectionBytes: sectionBytes, maxLineBytes: maxLineBytes)
+            let last = planner.plan { section in
+                window.wait()
+                let seed = known.snapshot
+                let slot = index
+                index += 1
+                DispatchQueue.global().async {
+                    let recording = parsers.using { messageParser, headerParser in
+                        Recording.analyzing(section, of: path, name: source.name, options: sectionOptions, seed: seed,
+                                            wantsLiveItems: wantsLiveItems, messageParser: messageParser, headerParser: headerParser)
+                    }
+                    slots.store(.section(section, recording), at: slot)
+                }
+            }
+            slots.store(last, at: index)
+        }
+
+        beginInput(source.name)
+        var input = InputSummary(name: source.name, format: format.name)
+        var knowledge = InputKnowledge()
+        func analyzeHere(_ section: InputSection) throws {
+            knowledge = InputKnowledge(classesLoggingDealloc: knowledge.classesLoggingDealloc)
+            input.add(try analyzeSection(fileDescriptor: fd, name: source.name, section: section, knowledge: knowledge, parser: parser))
+        }
+        var index = 0
+        reading: while true {
+            let result = slots.take(at: index)
+            index += 1
+            switch result {
+            case .section(let section, let recording):
+                window.signal()
+                if let error = recording.error { throw error }
+                if recording.unknownWhenAsked.isDisjoint(with: knowledge.classesLoggingDealloc), let part = recording.input {
+                    replay(recording)
+                    input.add(part)
+                    knowledge = InputKnowledge(classesLoggingDealloc: knowledge.classesLoggingDealloc.union(recording.classesLoggingDealloc))
+                } else {
+                    try analyzeHere(section)
+                }
+                known.update(knowledge.classesLoggingDealloc)
+                if let progress, let bytes = section.bytes { progress(fd, bytes.upperBound) }
+            case .rest(let section):
+                try analyzeHere(section)
+                break reading
+            case .end:
+                break reading
+            case .failed(let error):
+                throw error
+            }
+        }
+        endInput(input)
+        return true
+    }
+
+    /// The format an automatic run would lock onto for this input, decided from its first lines as `InputRun` does;
+    /// nil when the first lines do not settle it.
+    private func settledFormat(fileDescriptor fd: Int32) throws -> LineFormat? {
+        if case .fixed(let format) = options.lineFormat { return format }
+        struct Settled: Error { let format: LineFormat }
+        var nonBlank = 0
+        let reader = LineReader(fileDescriptor: fd, maxLineBytes: options.maxLineBytes, range: 0..<(1 << 20))
+        do {
+            try reader.forEachLine { line, _ in
+                guard !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) else { return }
+                nonBlank += 1
+                if let format = formatDetector.format(of: line) { throw Settled(format: format) }
+                if nonBlank >= LineFormatDetector.linesToInspect { throw Settled(format: .bare) }
+            }
+        } catch let settled as Settled {
+            return settled.format
+        }
+        return nil
+    }
+}
+
+/// What the planner hands to the replaying thread, in order.
+enum SectionResult {
+    case section(InputSection, Recording)
+    /// No `main()` line came soon enough after this section's nominal end: the rest is analysed in order, in one piece.
+    case rest(InputSection)
+    case end
+    case failed(InputFailure)
+}
+
+/// Finds the section boundaries of one file: the first `main()` line at or after every `sectionBytes`.
+struct LaunchBoundaryPlanner {
+    let path: String
+    let format: LineFormat
+    let sectionBytes: Int
+    let maxLineBytes: Int
+    /// How far past a section's nominal end to look for a `main()` line before giving up on cutting.
+    var maxOvershoot: Int { max(16 * sectionBytes, 64 << 20) }
+
+    /// Calls `emit` with each section but the last, and returns what ends the plan.
+    func plan(_ emit: (InputSection) -> Void) -> SectionResult {
+        let source = InputSource.file(path)
+        do {
+            let fd = try source.openDescriptor()
+            defer { _ = close(fd) }
+            // Built-in formats always compile, and a forced pattern compiled when the analyzer was made.
+            let parser = try LineHeaderParser(format: format)
+            let reader = LineReader(fileDescriptor: fd, maxLineBytes: maxLineBytes)
+            var start = 0
+            var firstLine = 1
+            var lineNumber = 0
+            struct GaveUp: Error {}
+            do {
+                try reader.forEachLine { line, _ in
+                    lineNumber += 1
+                    let offset = reader.lineOffset
+                    guard offset - start >= sectionBytes else { return }
+                    if LaunchBoundaryPlanner.isLaunch(line, parser: parser) {
+                        emit(InputSection(bytes: start..<offset, firstLine: firstLine))
+                        start = offset
+                        firstLine = lineNumber
+                    } else if offset - start >= sectionBytes + maxOvershoot {
+                        throw GaveUp()
+                    }
+                }
+            } catch is GaveUp {
+                return .rest(InputSection(bytes: start..<Int.max, firstLine: firstLine))
+            }
+            return .rest(InputSection(bytes: start..<reader.bytesRead, firstLine: firstLine))
+        } catch {
+            return .failed(InputFailure(input: source.name, error: error))
+        }
+    }
+
+    private static let mainMarker = Array("main()".utf8)
+
+    /// Whether the line's record is exactly `main()` (cheap test on the line's end first).
+    static func isLaunch(_ line: UnsafeRawBufferPointer, parser: LineHeaderParser) -> Bool {
+        var end = line.count
+        while end > 0, MessageParser.isSpace(line[end - 1]) { end -= 1 }
+        guard end >= mainMarker.count, line[(end - mainMarker.count)..<end].elementsEqual(mainMarker),
+              let header = (try? parser.parse(line)).flatMap({ $0 })
+        else { return false }
+        return line[MessageParser.trimmed(line, header.message)].elementsEqual(mainMarker)
+    }
+}
+
+extension Recording {
+    /// Analyses one section of a file into a new recording (run on a worker thread).
+    static func analyzing(_ section: InputSection, of path: String, name: String, options: AnalysisOptions,
+                          seed: Set<String>, wantsLiveItems: Bool,
+                          messageParser: MessageParser, headerParser: LineHeaderParser) -> Recording {
+        let recording = Recording(wantsLiveItems: wantsLiveItems)
+        let knowledge = InputKnowledge(classesLoggingDealloc: seed)
+        do {
+            let fd = try InputSource.file(path).openDescriptor()
+            defer { _ = close(fd) }
+            let worker = Analyzer(options: options, sink: recording, messageParser: messageParser, fixedParser: headerParser)
+            recording.input = try worker.analyzeSection(fileDescriptor: fd, name: name, section: section, knowledge: knowledge)
+            recording.durations = worker.durations
+        } catch {
+            recording.error = InputFailure(input: name, error: error)
+        }
+        recording.classesLoggingDealloc = knowledge.classesLoggingDealloc
+        recording.unknownWhenAsked = knowledge.unknownWhenAsked
+        return recording
+    }
+}
+
+/// Compiled parsers for the section workers, handed to one worker at a time and kept for the next.
+private final class ParserPool: @unchecked Sendable {
+    private let format: LineFormat
+    private let limits: PCRE2Limits
+    private let lock = DispatchSemaphore(value: 1)
+    private var idle: [(MessageParser, LineHeaderParser)] = []
+
+    init(format: LineFormat, limits: PCRE2Limits) {
+        self.format = format
+        self.limits = limits
+    }
+
+    func using<Result>(_ body: (MessageParser, LineHeaderParser) -> Result) -> Result {
+        lock.wait()
+        let taken = idle.popLast()
+        lock.signal()
+        // The format compiled once already on this run, so it compiles again.
+        let parsers = taken ?? (MessageParser(limits: limits), try! LineHeaderParser(format: format, limits: limits))
+        defer {
+            lock.wait()
+            idle.append(parsers)
+            lock.signal()
+        }
+        return body(parsers.0, parsers.1)
+    }
+}
+
+/// The classes known to log dealloc from the sections replayed so far, read by the planner thread as it dispatches.
+private final class KnownDeallocClasses: @unchecked Sendable {
+    private let lock = DispatchSemaphore(value: 1)
+    private var classes: Set<String> = []
+
+    var snapshot: Set<String> {
+        lock.wait()
+        defer { lock.signal() }
+        return classes
+    }
+
+    func update(_ classes: Set<String>) {
+        lock.wait()
+        self.classes = classes
+        lock.signal()
+    }
+}
+
+extension InputSummary {
+    /// Adds the counts of another part of the same input.
+    mutating func add(_ part: InputSummary) {
+        bytes += part.bytes
+        lines += part.lines
+        parsedLines += part.parsedLines
+        for (reason, count) in part.skipped { skipped[reason, default: 0] += count }
+        truncatedLines += part.truncatedLines
+        gluedRecords += part.gluedRecords
+        events += part.events
+    }
+}
