@@ -11,25 +11,35 @@ public final class JSONRenderer: ReportSink {
     private var sessionsWritten = 0
     private var findingsWritten = 0
     private let findings = Spool()
+    /// Reused for every item, so its buffer is allocated once.
+    private var writer = JSONWriter(indent: 2)
 
     /// `config` is the configuration file the run used, named in the report.
     public init(output: Output, includeEvents: Bool, config: String? = nil) {
         self.output = output
         self.includeEvents = includeEvents
-        output.write("{\n  \"schemaVersion\": \(ReportJSON.schemaVersion),\n  \"config\": \(JSONValue.optional(config).compact()),\n  \"sessions\": [")
+        var configValue = JSONWriter(indent: nil)
+        configValue.value(config)
+        output.write("{\n  \"schemaVersion\": \(ReportJSON.schemaVersion),\n  \"config\": ")
+        output.write(bytes: configValue.bytes)
+        output.write(",\n  \"sessions\": [")
     }
 
     public func beginInput(_ name: String) {}
 
     public func finding(_ finding: Finding) {
+        writer.reset()
+        writer.object { ReportJSON.findingMembers(finding, into: &$0) }
         findings.append(Array((findingsWritten == 0 ? "\n    " : ",\n    ").utf8))
-        findings.append(ReportJSON.finding(finding).bytes(indent: 2))
+        findings.append(writer.bytes)
         findingsWritten += 1
     }
 
     public func sessionClosed(_ session: SessionReport) {
+        writer.reset()
+        writer.object { ReportJSON.sessionMembers(session, events: includeEvents, into: &$0) }
         output.write(sessionsWritten == 0 ? "\n    " : ",\n    ")
-        output.write(bytes: ReportJSON.session(session, events: includeEvents).bytes(indent: 2))
+        output.write(bytes: writer.bytes)
         sessionsWritten += 1
     }
 
@@ -40,7 +50,11 @@ public final class JSONRenderer: ReportSink {
         output.write("  \"findings\": [")
         findings.drain(into: output)
         output.write(findingsWritten == 0 ? "],\n" : "\n  ],\n")
-        output.write("  \"summary\": " + ReportJSON.summary(summary).serialized(indent: 1) + "\n}\n")
+        var summaryWriter = JSONWriter(indent: 1)
+        summaryWriter.object { ReportJSON.summaryMembers(summary, into: &$0) }
+        output.write("  \"summary\": ")
+        output.write(bytes: summaryWriter.bytes)
+        output.write("\n}\n")
         output.flush()
     }
 }

@@ -7,6 +7,8 @@ public final class NDJSONRenderer: ReportSink {
     private let config: String?
     /// Flush after every line (live input) rather than when the buffer fills.
     private let flushEachLine: Bool
+    /// Reused for every line, so its buffer is allocated once.
+    private var writer = JSONWriter(indent: nil)
 
     public init(output: Output, includeEvents: Bool, config: String? = nil, flushEachLine: Bool) {
         self.output = output
@@ -21,36 +23,49 @@ public final class NDJSONRenderer: ReportSink {
     public func endInput(_ summary: InputSummary) {}
 
     public func event(_ event: EventRecord, subject: String, session: Int, input: String) {
-        guard includeEvents, case .object(let fields) = ReportJSON.event(event) else { return }
-        emit("event", [("session", .int(session)), ("input", .string(input)), ("subject", .string(subject))] + fields)
+        guard includeEvents else { return }
+        emit("event") { w in
+            w.member("session", session)
+            w.member("input", input)
+            w.member("subject", subject)
+            ReportJSON.eventMembers(event, into: &w)
+        }
     }
 
     public func transition(_ transition: TransitionReport, session: Int, input: String) {
-        guard case .object(let fields) = ReportJSON.transition(transition) else { return }
-        emit("transition", [("session", .int(session)), ("input", .string(input))] + fields)
+        emit("transition") { w in
+            w.member("session", session)
+            w.member("input", input)
+            ReportJSON.transitionMembers(transition, into: &w)
+        }
     }
 
     public func finding(_ finding: Finding) {
-        guard case .object(let fields) = ReportJSON.finding(finding) else { return }
-        emit("finding", fields)
+        emit("finding") { ReportJSON.findingMembers(finding, into: &$0) }
     }
 
     public func sessionClosed(_ session: SessionReport) {
         // Events and transitions were streamed already: the session line carries the rest.
-        guard case .object(let fields) = ReportJSON.session(session, events: false) else { return }
-        emit("session", fields.filter { $0.0 != "transitions" })
+        emit("session") { ReportJSON.sessionMembers(session, events: false, transitions: false, into: &$0) }
     }
 
     public func finish(_ summary: RunSummary) {
-        guard case .object(let fields) = ReportJSON.summary(summary) else { return }
-        emit("summary", [("config", JSONValue.optional(config))] + fields)
+        emit("summary") { w in
+            w.member("config", config)
+            ReportJSON.summaryMembers(summary, into: &w)
+        }
         output.flush()
     }
 
-    private func emit(_ type: String, _ fields: [(String, JSONValue)]) {
-        var line = JSONValue.object([("type", .string(type))] + fields).bytes(indent: nil)
-        line.append(0x0A)
-        output.write(bytes: line)
+    /// One line: `{"type":…,` then the item's fields.
+    private func emit(_ type: String, _ fields: (inout JSONWriter) -> Void) {
+        writer.reset()
+        writer.object { w in
+            w.member("type", type)
+            fields(&w)
+        }
+        writer.endLine()
+        output.write(bytes: writer.bytes)
         if flushEachLine { output.flush() }
     }
 }

@@ -1,150 +1,154 @@
-/// The JSON shape of each report type, in the key order the README documents. Shared by every JSON output.
+/// The JSON shape of each report type, in the key order the README documents. Shared by every JSON output: each
+/// `…Members` function writes an object's members, so a JSON Lines item can put its own fields before them.
 enum ReportJSON {
     static let schemaVersion = 1
 
-    static func session(_ session: SessionReport, events: Bool) -> JSONValue {
-        .object([
-            ("index", .int(session.index)),
-            ("input", .string(session.input)),
-            ("process", .optional(session.process)),
-            ("pid", .optional(session.pid)),
-            ("startLine", .int(session.startLine)),
-            ("endLine", .int(session.endLine)),
-            ("startTime", .optional(session.startTime)),
-            ("endTime", .optional(session.endTime)),
-            ("durationMs", .optional(session.durationMs)),
-            ("launch", .object([
-                ("mainToFirstAppearMs", .optional(session.launch.mainToFirstAppearMs)),
-                ("finishLaunchingToActiveMs", .optional(session.launch.finishLaunchingToActiveMs)),
-            ])),
-            ("app", app(session.app, events: events)),
-            ("scenes", .array(session.scenes.map(scene))),
-            ("controllers", .array(session.controllers.map { controller($0, events: events) })),
-            ("transitions", .array(session.transitions.map(transition))),
-            ("findings", .int(session.findings.count)),
-        ])
+    static func sessionMembers(_ session: SessionReport, events: Bool, transitions: Bool = true, into w: inout JSONWriter) {
+        w.member("index", session.index)
+        w.member("input", session.input)
+        w.member("process", session.process)
+        w.member("pid", session.pid)
+        w.member("startLine", session.startLine)
+        w.member("endLine", session.endLine)
+        w.member("startTime", session.startTime)
+        w.member("endTime", session.endTime)
+        w.member("durationMs", session.durationMs)
+        w.key("launch")
+        w.object { w in
+            w.member("mainToFirstAppearMs", session.launch.mainToFirstAppearMs)
+            w.member("finishLaunchingToActiveMs", session.launch.finishLaunchingToActiveMs)
+        }
+        w.key("app")
+        w.object { w in
+            w.member("finalState", session.app.finalPhase.rawValue)
+            w.member("eventCount", session.app.eventCount)
+            if events { eventList(session.app.events, into: &w) }
+        }
+        w.key("scenes")
+        w.array(session.scenes) { scene, w in w.object { w in sceneMembers(scene, into: &w) } }
+        w.key("controllers")
+        w.array(session.controllers) { controller, w in w.object { w in controllerMembers(controller, events: events, into: &w) } }
+        if transitions {
+            w.key("transitions")
+            w.array(session.transitions) { transition, w in w.object { w in transitionMembers(transition, into: &w) } }
+        }
+        w.member("findings", session.findings.count)
     }
 
-    static func app(_ app: AppReport, events: Bool) -> JSONValue {
-        var members: [(String, JSONValue)] = [("finalState", .string(app.finalPhase.rawValue)), ("eventCount", .int(app.eventCount))]
-        if events { members.append(("events", .array(app.events.map(event)))) }
-        return .object(members)
+    static func sceneMembers(_ scene: SceneReport, into w: inout JSONWriter) {
+        w.member("id", scene.id)
+        w.member("class", scene.className)
+        w.member("address", scene.address)
+        w.member("firstLine", scene.firstLine)
+        w.member("eventCount", scene.eventCount)
+        w.member("finalState", scene.finalPhase.rawValue)
     }
 
-    static func scene(_ scene: SceneReport) -> JSONValue {
-        .object([
-            ("id", .string(scene.id)),
-            ("class", .string(scene.className)),
-            ("address", .optional(scene.address)),
-            ("firstLine", .int(scene.firstLine)),
-            ("eventCount", .int(scene.eventCount)),
-            ("finalState", .string(scene.finalPhase.rawValue)),
-        ])
+    static func controllerMembers(_ controller: ControllerReport, events: Bool, into w: inout JSONWriter) {
+        w.member("id", controller.id)
+        w.member("class", controller.className)
+        w.member("address", controller.address)
+        w.member("firstLine", controller.firstLine)
+        w.member("lastLine", controller.lastLine)
+        w.member("eventCount", controller.eventCount)
+        w.member("finalState", controller.finalPhase.rawValue)
+        w.member("loadToFirstAppearMs", controller.loadToFirstAppearMs)
+        w.key("appearances")
+        w.array(controller.appearances) { span, w in
+            w.object { w in
+                w.member("appearedLine", span.appearedLine)
+                w.member("disappearedLine", span.disappearedLine)
+                w.member("durationMs", span.durationMs)
+            }
+        }
+        if events { eventList(controller.events, into: &w) }
     }
 
-    static func controller(_ controller: ControllerReport, events: Bool) -> JSONValue {
-        var members: [(String, JSONValue)] = [
-            ("id", .string(controller.id)),
-            ("class", .string(controller.className)),
-            ("address", .optional(controller.address)),
-            ("firstLine", .int(controller.firstLine)),
-            ("lastLine", .int(controller.lastLine)),
-            ("eventCount", .int(controller.eventCount)),
-            ("finalState", .string(controller.finalPhase.rawValue)),
-            ("loadToFirstAppearMs", .optional(controller.loadToFirstAppearMs)),
-            ("appearances", .array(controller.appearances.map { span in
-                .object([
-                    ("appearedLine", .int(span.appearedLine)),
-                    ("disappearedLine", .optional(span.disappearedLine)),
-                    ("durationMs", .optional(span.durationMs)),
-                ])
-            })),
-        ]
-        if events { members.append(("events", .array(controller.events.map(event)))) }
-        return .object(members)
+    private static func eventList(_ events: [EventRecord], into w: inout JSONWriter) {
+        w.key("events")
+        w.array(events) { event, w in w.object { w in eventMembers(event, into: &w) } }
     }
 
-    static func event(_ event: EventRecord) -> JSONValue {
-        .object([
-            ("line", .int(event.line)),
-            ("time", .optional(event.time)),
-            ("offsetMs", .optional(event.offsetMs)),
-            ("callback", .string(event.callback.rawValue)),
-            ("spelled", .string(event.spelled)),
-        ])
+    static func eventMembers(_ event: EventRecord, into w: inout JSONWriter) {
+        w.member("line", event.line)
+        w.member("time", event.time)
+        w.member("offsetMs", event.offsetMs)
+        w.member("callback", event.callback.rawValue)
+        w.member("spelled", event.spelled)
     }
 
-    static func transition(_ transition: TransitionReport) -> JSONValue {
-        .object([
-            ("kind", .string(transition.kind.rawValue)),
-            ("declared", .optional(transition.declared?.rawValue)),
-            ("declaredLine", .optional(transition.declaredLine)),
-            ("from", .optional(transition.from)),
-            ("to", .optional(transition.to)),
-            ("controllers", .array(transition.controllers.map(JSONValue.string))),
-            ("startLine", .int(transition.startLine)),
-            ("endLine", .int(transition.endLine)),
-            ("startTime", .optional(transition.startTime)),
-            ("durationMs", .optional(transition.durationMs)),
-        ])
+    static func transitionMembers(_ transition: TransitionReport, into w: inout JSONWriter) {
+        w.member("kind", transition.kind.rawValue)
+        w.member("declared", transition.declared?.rawValue)
+        w.member("declaredLine", transition.declaredLine)
+        w.member("from", transition.from)
+        w.member("to", transition.to)
+        w.key("controllers")
+        w.array(transition.controllers) { name, w in w.value(name) }
+        w.member("startLine", transition.startLine)
+        w.member("endLine", transition.endLine)
+        w.member("startTime", transition.startTime)
+        w.member("durationMs", transition.durationMs)
     }
 
-    static func finding(_ finding: Finding) -> JSONValue {
-        .object([
-            ("rule", .string(finding.rule.rawValue)),
-            ("severity", .string(finding.severity.rawValue)),
-            ("input", .string(finding.input)),
-            ("line", .int(finding.line)),
-            ("session", .int(finding.session)),
-            ("controller", .optional(finding.controller)),
-            ("message", .string(finding.message)),
-            ("expected", .optional(finding.expected)),
-            ("actual", .optional(finding.actual)),
-        ])
+    static func findingMembers(_ finding: Finding, into w: inout JSONWriter) {
+        w.member("rule", finding.rule.rawValue)
+        w.member("severity", finding.severity.rawValue)
+        w.member("input", finding.input)
+        w.member("line", finding.line)
+        w.member("session", finding.session)
+        w.member("controller", finding.controller)
+        w.member("message", finding.message)
+        w.member("expected", finding.expected)
+        w.member("actual", finding.actual)
     }
 
-    static func summary(_ summary: RunSummary) -> JSONValue {
-        .object([
-            ("inputs", .int(summary.inputs.count)),
-            ("lines", .int(summary.lines)),
-            ("parsedLines", .int(summary.parsedLines)),
-            ("skippedLines", .int(summary.skippedLines)),
-            ("skipped", .object(SkipReason.allCases.map { ($0.rawValue, .int(summary.skipped($0))) })),
-            ("truncatedLines", .int(summary.truncatedLines)),
-            ("events", .int(summary.events)),
-            ("sessions", .int(summary.sessions)),
-            ("controllers", .int(summary.controllers)),
-            ("transitions", .int(summary.transitions)),
-            ("findings", .object(Severity.allCases.reversed().map { ($0.rawValue, .int(summary.findings($0))) })),
-            ("timing", .object([
-                ("loadToFirstAppearByClass", .array(summary.loadToAppearByClass.map(durations))),
-                ("transitionsByKind", .array(summary.transitionDurations.map(durations))),
-            ])),
-            ("perInput", .array(summary.inputs.map(input))),
-        ])
+    static func summaryMembers(_ summary: RunSummary, into w: inout JSONWriter) {
+        w.member("inputs", summary.inputs.count)
+        w.member("lines", summary.lines)
+        w.member("parsedLines", summary.parsedLines)
+        w.member("skippedLines", summary.skippedLines)
+        w.key("skipped")
+        w.object { w in
+            for reason in SkipReason.allCases { w.member(reason.rawValue, summary.skipped(reason)) }
+        }
+        w.member("truncatedLines", summary.truncatedLines)
+        w.member("events", summary.events)
+        w.member("sessions", summary.sessions)
+        w.member("controllers", summary.controllers)
+        w.member("transitions", summary.transitions)
+        w.key("findings")
+        w.object { w in
+            for severity in Severity.allCases.reversed() { w.member(severity.rawValue, summary.findings(severity)) }
+        }
+        w.key("timing")
+        w.object { w in
+            w.key("loadToFirstAppearByClass")
+            w.array(summary.loadToAppearByClass) { stats, w in w.object { w in durationMembers(stats, into: &w) } }
+            w.key("transitionsByKind")
+            w.array(summary.transitionDurations) { stats, w in w.object { w in durationMembers(stats, into: &w) } }
+        }
+        w.key("perInput")
+        w.array(summary.inputs) { input, w in w.object { w in inputMembers(input, into: &w) } }
     }
 
-    static func durations(_ stats: DurationStats) -> JSONValue {
-        .object([
-            ("name", .string(stats.name)),
-            ("count", .int(stats.count)),
-            ("p50Ms", .double(stats.p50Ms)),
-            ("p90Ms", .double(stats.p90Ms)),
-            ("maxMs", .double(stats.maxMs)),
-        ])
+    static func durationMembers(_ stats: DurationStats, into w: inout JSONWriter) {
+        w.member("name", stats.name)
+        w.member("count", stats.count)
+        w.member("p50Ms", stats.p50Ms)
+        w.member("p90Ms", stats.p90Ms)
+        w.member("maxMs", stats.maxMs)
     }
 
-    static func input(_ input: InputSummary) -> JSONValue {
-        .object([
-            ("name", .string(input.name)),
-            ("format", .string(input.format)),
-            ("bytes", .int(input.bytes)),
-            ("lines", .int(input.lines)),
-            ("parsedLines", .int(input.parsedLines)),
-            ("skippedLines", .int(input.skippedLines)),
-            ("truncatedLines", .int(input.truncatedLines)),
-            ("gluedRecords", .int(input.gluedRecords)),
-            ("events", .int(input.events)),
-        ])
+    static func inputMembers(_ input: InputSummary, into w: inout JSONWriter) {
+        w.member("name", input.name)
+        w.member("format", input.format)
+        w.member("bytes", input.bytes)
+        w.member("lines", input.lines)
+        w.member("parsedLines", input.parsedLines)
+        w.member("skippedLines", input.skippedLines)
+        w.member("truncatedLines", input.truncatedLines)
+        w.member("gluedRecords", input.gluedRecords)
+        w.member("events", input.events)
     }
 }
