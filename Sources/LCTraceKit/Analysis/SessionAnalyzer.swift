@@ -87,7 +87,8 @@ final class SessionAnalyzer: TransitionContext {
     private var controllers: [ControllerState] = []
     /// Controller key (address, or class name when no address is logged) → instance indices, oldest first.
     private var instancesByKey: [String: [Int]] = [:]
-    private lazy var transitions = TransitionTracker(context: self)
+    /// Set at the end of init (it refers back to this session); stored, not lazy, so it is mutated in place.
+    private var transitions: TransitionTracker!
     private var transitionReports: [TransitionReport] = []
     private var leaks: LeakWatch
     private var mainThread = MainThreadCheck()
@@ -119,6 +120,7 @@ final class SessionAnalyzer: TransitionContext {
         self.recordsEvents = keepEvents || feed.wantsLiveItems
         self.activity = ActivityTracker(launchLogged: launchLogged)
         self.leaks = LeakWatch(timeoutSeconds: rules.leakTimeoutSeconds)
+        self.transitions = TransitionTracker(context: self)
     }
 
     func handle(_ event: LifecycleEvent) {

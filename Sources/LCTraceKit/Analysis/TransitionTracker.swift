@@ -48,7 +48,8 @@ struct TransitionTracker {
         var kind: TransitionKind
     }
 
-    unowned let context: any TransitionContext
+    /// The session that owns this tracker, and outlives it.
+    unowned(unsafe) let context: any TransitionContext
     private var open: Open?
     private var pendingIntent: (kind: TransitionKind, line: Int)?
     /// Forward transitions not yet undone, oldest first: the navigation and modal stack as far as the log shows it.
