@@ -32,7 +32,10 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Yams", package: "Yams"),
-            ]
+            ],
+            // The hot path is single-threaded per analyzer and its state is never shared between threads, so the
+            // release build leaves out the dynamic exclusivity checks (about 6 % of the instructions per line).
+            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
         ),
         // The command line: flags and orchestration only.
         .executableTarget(

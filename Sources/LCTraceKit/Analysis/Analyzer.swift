@@ -315,7 +315,7 @@ private final class InputRun {
     private func handle(_ message: LifecycleMessage, header: LineHeader, line: UnsafeRawBufferPointer) {
         summary.events += 1
         let pid = header.pid.flatMap { Int(decoding: line[$0]) }
-        let timeText = header.time.map { String(decoding: line[$0], as: UTF8.self) }
+        let timeText = header.time.map { TimeText(line[$0]) }
         let micros = header.time.flatMap { Timestamp.microseconds(UnsafeRawBufferPointer(rebasing: line[$0])) }
         let thread = header.tid.flatMap { ThreadID(line[$0]) }
         if needsNewSession(for: message, pid: pid) {

@@ -2,7 +2,7 @@
 public struct LifecycleEvent {
     public var line: Int
     public var micros: Int64?
-    public var timeText: String?
+    public var timeText: TimeText?
     public var thread: ThreadID?
     public var message: LifecycleMessage
 }
@@ -78,9 +78,9 @@ final class SessionAnalyzer: TransitionContext {
     private var startLine: Int
     private var endLine: Int
     private var startMicros: Int64?
-    private var startTime: String?
+    private var startTime: TimeText?
     private var lastMicros: Int64?
-    private var endTime: String?
+    private var endTime: TimeText?
 
     private var app = AppReport(events: [], eventCount: 0, finalPhase: .unknown)
     private var activity: ActivityTracker
@@ -160,7 +160,7 @@ final class SessionAnalyzer: TransitionContext {
         checkEnding(inFlight: inFlight)
         return SessionReport(
             index: index, input: input, process: process, pid: pid, startLine: startLine, endLine: endLine,
-            startTime: startTime, endTime: endTime, durationMs: milliseconds(from: startMicros, to: lastMicros),
+            startTime: startTime?.string, endTime: endTime?.string, durationMs: milliseconds(from: startMicros, to: lastMicros),
             launch: launch, app: app, scenes: activity.sceneReports,
             controllers: controllers.map { state in
                 var report = state.report
@@ -487,7 +487,7 @@ final class SessionAnalyzer: TransitionContext {
     }
 
     private func record(_ event: LifecycleEvent) -> EventRecord {
-        EventRecord(line: event.line, time: event.timeText, offsetMs: milliseconds(from: startMicros, to: event.micros),
+        EventRecord(line: event.line, time: event.timeText?.string, offsetMs: milliseconds(from: startMicros, to: event.micros),
                     callback: event.message.callback, spelled: event.message.spelled)
     }
 

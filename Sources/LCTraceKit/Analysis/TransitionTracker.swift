@@ -4,7 +4,7 @@ struct ObservedStep {
     var callback: Callback
     var line: Int
     var micros: Int64?
-    var timeText: String?
+    var timeText: TimeText?
 }
 
 /// What the transition tracker needs to know about the session's controllers, and where it sends its results.
@@ -242,7 +242,7 @@ struct TransitionTracker {
             kind: kind, declared: current.declared?.kind, declaredLine: current.declared?.line,
             from: outgoing.map(context.name(of:)), to: incoming.map(context.name(of:)),
             controllers: current.order.map(context.name(of:)),
-            startLine: first.line, endLine: last.line, startTime: first.timeText,
+            startLine: first.line, endLine: last.line, startTime: first.timeText?.string,
             durationMs: milliseconds(from: first.micros, to: last.micros))
     }
 }

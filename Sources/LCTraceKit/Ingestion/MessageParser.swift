@@ -40,6 +40,10 @@ public final class MessageParser {
     }()
 
     private let matcher: PCRE2Matcher
+    /// Logged selector → (its callback, if it is one; the spelling as a String).
+    private var selectors = ByteStringCache<(Callback?, String)>()
+    /// Logged class (with its module) → the class name reports use.
+    private var classNames = ByteStringCache<String>()
 
     public init(limits: PCRE2Limits = PCRE2Limits()) {
         // A fixed pattern, covered by tests: compiling it cannot fail.
@@ -66,11 +70,16 @@ public final class MessageParser {
               let classRange = matcher.range(ofGroup: 1), let selectorRange = matcher.range(ofGroup: 3),
               let end = matcher.matchedRange?.upperBound
         else { return nil }
-        let spelled = String(decoding: line[selectorRange], as: UTF8.self)
-        guard let callback = CallbackNames.callback(forSelector: spelled) else { return nil }
+        let (known, spelled) = selectors.value(for: UnsafeRawBufferPointer(rebasing: line[selectorRange])) {
+            let spelled = String(decoding: line[selectorRange], as: UTF8.self)
+            return (CallbackNames.callback(forSelector: spelled), spelled)
+        }
+        guard let callback = known else { return nil }
         let address = matcher.range(ofGroup: 2).flatMap { $0.isEmpty ? nil : String(decoding: line[$0], as: UTF8.self).lowercased() }
-        return LifecycleMessage(className: MessageParser.className(line[classRange]), address: address,
-                                callback: callback, spelled: spelled, end: end)
+        let className = classNames.value(for: UnsafeRawBufferPointer(rebasing: line[classRange])) {
+            MessageParser.className(line[classRange])
+        }
+        return LifecycleMessage(className: className, address: address, callback: callback, spelled: spelled, end: end)
     }
 
     /// UIKit's "Unbalanced calls to begin/end appearance transitions for <Module.Class: 0x…>." names the controller.

@@ -47,6 +47,16 @@ struct JSONWriter {
         }
     }
 
+    /// A member name from the report schema: plain ASCII, written as it is.
+    mutating func key(_ name: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: pretty ? #"": "#.utf8 : #"":"#.utf8)
+        afterKey = true
+    }
+
+    /// Any member name (escaped as needed).
     mutating func key(_ name: String) {
         separate()
         writeString(name)
@@ -128,11 +138,11 @@ struct JSONWriter {
     /// Ends a JSON Lines record.
     mutating func endLine() { bytes.append(0x0A) }
 
-    mutating func member(_ name: String, _ value: Int) { key(name); self.value(value) }
-    mutating func member(_ name: String, _ value: Int?) { key(name); self.value(value) }
-    mutating func member(_ name: String, _ value: Double?) { key(name); self.value(value) }
-    mutating func member(_ name: String, _ value: String) { key(name); self.value(value) }
-    mutating func member(_ name: String, _ value: String?) { key(name); self.value(value) }
+    mutating func member(_ name: StaticString, _ value: Int) { key(name); self.value(value) }
+    mutating func member(_ name: StaticString, _ value: Int?) { key(name); self.value(value) }
+    mutating func member(_ name: StaticString, _ value: Double?) { key(name); self.value(value) }
+    mutating func member(_ name: StaticString, _ value: String) { key(name); self.value(value) }
+    mutating func member(_ name: StaticString, _ value: String?) { key(name); self.value(value) }
 
     // MARK: Scalars
 

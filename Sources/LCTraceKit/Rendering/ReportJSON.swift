@@ -110,7 +110,7 @@ enum ReportJSON {
         w.member("skippedLines", summary.skippedLines)
         w.key("skipped")
         w.object { w in
-            for reason in SkipReason.allCases { w.member(reason.rawValue, summary.skipped(reason)) }
+            for reason in SkipReason.allCases { w.key(reason.rawValue); w.value(summary.skipped(reason)) }
         }
         w.member("truncatedLines", summary.truncatedLines)
         w.member("events", summary.events)
@@ -119,7 +119,7 @@ enum ReportJSON {
         w.member("transitions", summary.transitions)
         w.key("findings")
         w.object { w in
-            for severity in Severity.allCases.reversed() { w.member(severity.rawValue, summary.findings(severity)) }
+            for severity in Severity.allCases.reversed() { w.key(severity.rawValue); w.value(summary.findings(severity)) }
         }
         w.key("timing")
         w.object { w in

@@ -1,0 +1,60 @@
+/// Values made once per distinct short byte string (class names, selectors) and found again by their bytes,
+/// without allocating: the hot path sees the same few dozen names millions of times. Holds at most `limit`
+/// entries, so hostile input cannot grow it; past that, values are made afresh each time.
+struct ByteStringCache<Value> {
+    private struct Slot {
+        var hash: UInt32 = 0
+        var offset: Int32 = 0
+        var length: Int32 = -1  // -1: empty
+        var value: Int32 = 0
+    }
+
+    private var slots: [Slot]
+    private var keyBytes: [UInt8] = []
+    private var values: [Value] = []
+    private let limit: Int
+    /// Keys longer than this are not kept.
+    private let maxKeyLength = 256
+
+    init(limit: Int = 4096) {
+        self.limit = limit
+        var capacity = 16
+        while capacity < limit * 2 { capacity *= 2 }
+        slots = Array(repeating: Slot(), count: capacity)
+    }
+
+    mutating func value(for bytes: UnsafeRawBufferPointer, make: () -> Value) -> Value {
+        guard bytes.count <= maxKeyLength else { return make() }
+        let hash = ByteStringCache.hash(bytes)
+        let mask = slots.count - 1
+        var index = Int(hash) & mask
+        while true {
+            let slot = slots[index]
+            if slot.length < 0 { break }
+            if slot.hash == hash, Int(slot.length) == bytes.count, matches(slot, bytes) { return values[Int(slot.value)] }
+            index = (index + 1) & mask
+        }
+        let value = make()
+        guard values.count < limit else { return value }
+        slots[index] = Slot(hash: hash, offset: Int32(keyBytes.count), length: Int32(bytes.count), value: Int32(values.count))
+        keyBytes.append(contentsOf: bytes)
+        values.append(value)
+        return value
+    }
+
+    private func matches(_ slot: Slot, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress, slot.length > 0 else { return true }
+        return keyBytes.withUnsafeBytes { memcmp($0.baseAddress! + Int(slot.offset), base, bytes.count) == 0 }
+    }
+
+    /// FNV-1a.
+    private static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        var hash: UInt32 = 2_166_136_261
+        for byte in bytes { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return hash
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

@@ -1,0 +1,27 @@
+/// A timestamp as written in the log, kept inline without allocating until it is printed: most events' times are
+/// never printed (only a session's first and last, and a transition's start, unless every event is listed).
+public struct TimeText: Sendable {
+    public static let inlineCapacity = 48
+    private var inline: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
+    private var count = 0
+    /// A time longer than the inline room (from a custom pattern).
+    private var long: String?
+
+    public init(_ bytes: UnsafeRawBufferPointer.SubSequence) {
+        guard bytes.count <= TimeText.inlineCapacity else {
+            long = String(decoding: bytes, as: UTF8.self)
+            return
+        }
+        count = bytes.count
+        withUnsafeMutableBytes(of: &inline) { storage in
+            storage.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes))
+        }
+    }
+
+    /// The text, made into a String now.
+    public var string: String {
+        if let long { return long }
+        var copy = inline
+        return withUnsafeBytes(of: &copy) { String(decoding: $0.prefix(count), as: UTF8.self) }
+    }
+}
