@@ -23,7 +23,9 @@ public struct AnalysisOptions: Sendable {
     public var follow = false
     /// With more than one job, a single file of at least two sections is cut into sections of about this size
     /// (at app launches) that are analysed in parallel.
-    public var sectionBytes = 1 << 20
+    public var sectionBytes = 512 << 10
+    /// Use the hand-written matchers where they exist (off only to compare them with the plain PCRE2 path).
+    var handParsers = true
 
     public init() {}
 }
@@ -46,11 +48,11 @@ public final class Analyzer: SessionFeed {
     public convenience init(options: AnalysisOptions, sink: any ReportSink) throws(PCRE2CompileError) {
         let fixedParser: LineHeaderParser?
         if case .fixed(let format) = options.lineFormat {
-            fixedParser = try LineHeaderParser(format: format, limits: options.limits)
+            fixedParser = try LineHeaderParser(format: format, limits: options.limits, fastPath: options.handParsers)
         } else {
             fixedParser = nil
         }
-        self.init(options: options, sink: sink, messageParser: MessageParser(limits: options.limits), fixedParser: fixedParser)
+        self.init(options: options, sink: sink, messageParser: MessageParser(limits: options.limits, fastPath: options.handParsers), fixedParser: fixedParser)
     }
 
     /// An analyzer using parsers made already (they are not shared between threads).
@@ -270,7 +272,7 @@ private final class InputRun {
 
     private func lock(_ format: LineFormat) {
         // Built-in formats always compile.
-        parser = try! LineHeaderParser(format: format, limits: analyzer.options.limits)
+        parser = try! LineHeaderParser(format: format, limits: analyzer.options.limits, fastPath: analyzer.options.handParsers)
         summary.format = format.name
         let held = pending
         pending = []

@@ -33,9 +33,9 @@ extension Analyzer {
 
         let sectionOptions = { var options = self.options; options.lineFormat = .fixed(format); return options }()
         // Built-in formats always compile, and a forced pattern compiled when this analyzer was made.
-        let parser = try LineHeaderParser(format: format, limits: options.limits)
+        let parser = try LineHeaderParser(format: format, limits: options.limits, fastPath: options.handParsers)
         let slots = OrderedSlots<SectionResult>()
-        let parsers = ParserPool(format: format, limits: options.limits)
+        let parsers = ParserPool(format: format, limits: options.limits, fastPath: options.handParsers)
         let window = DispatchSemaphore(value: jobs + 1)
         let known = KnownDeallocClasses()
         let wantsLiveItems = self.wantsLiveItems
@@ -211,12 +211,14 @@ extension Recording {
 private final class ParserPool: @unchecked Sendable {
     private let format: LineFormat
     private let limits: PCRE2Limits
+    private let fastPath: Bool
     private let lock = DispatchSemaphore(value: 1)
     private var idle: [(MessageParser, LineHeaderParser)] = []
 
-    init(format: LineFormat, limits: PCRE2Limits) {
+    init(format: LineFormat, limits: PCRE2Limits, fastPath: Bool) {
         self.format = format
         self.limits = limits
+        self.fastPath = fastPath
     }
 
     func using<Result>(_ body: (MessageParser, LineHeaderParser) -> Result) -> Result {
@@ -224,7 +226,8 @@ private final class ParserPool: @unchecked Sendable {
         let taken = idle.popLast()
         lock.signal()
         // The format compiled once already on this run, so it compiles again.
-        let parsers = taken ?? (MessageParser(limits: limits), try! LineHeaderParser(format: format, limits: limits))
+        let parsers = taken ?? (MessageParser(limits: limits, fastPath: fastPath),
+                                try! LineHeaderParser(format: format, limits: limits, fastPath: fastPath))
         defer {
             lock.wait()
             idle.append(parsers)

@@ -9,25 +9,34 @@ public struct LineFormat: Sendable {
     /// The header pattern, or nil for `bare` (the whole line is the message).
     public let pattern: String?
     public let samples: [String]
+    /// A hand-written matcher that decides exactly as the pattern does, used instead of it (the fast path).
+    let handHeader: HandHeader?
 
     public init(name: String, summary: String, pattern: String?, samples: [String]) {
+        self.init(name: name, summary: summary, pattern: pattern, samples: samples, handHeader: nil)
+    }
+
+    init(name: String, summary: String, pattern: String?, samples: [String], handHeader: HandHeader?) {
         self.name = name
         self.summary = summary
         self.pattern = pattern
         self.samples = samples
+        self.handHeader = handHeader
     }
 
     public static let nslogModern = LineFormat(
         name: "nslog-modern",
         summary: "NSLog/Xcode with microseconds and a time zone",
         pattern: #"(?<time>\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d\.\d{4,9}(?:[+-]\d\d:?\d\d|Z)) (?<process>[^\[\]\n]+?)\[(?<pid>\d+):(?<tid>[0-9A-Fa-fx]+)\] ?"#,
-        samples: ["2024-02-09 09:14:03.118204+0100 ShopApp[4410:1982201] CartViewController viewDidLoad()"])
+        samples: ["2024-02-09 09:14:03.118204+0100 ShopApp[4410:1982201] CartViewController viewDidLoad()"],
+        handHeader: .nslogModern)
 
     public static let nslogClassic = LineFormat(
         name: "nslog-classic",
         summary: "classic NSLog: date, time with milliseconds, Process[pid:tid]",
         pattern: #"(?<time>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{1,3})?) (?<process>[^\[\]\n]+?)\[(?<pid>\d+):(?<tid>[0-9A-Fa-fx]+)\] ?"#,
-        samples: ["2016-03-17 16:02:37.329 LifeCycle[2148:117099]  ViewController    >>>>    viewDidLoad"])
+        samples: ["2016-03-17 16:02:37.329 LifeCycle[2148:117099]  ViewController    >>>>    viewDidLoad"],
+        handHeader: .nslogClassic)
 
     public static let syslog = LineFormat(
         name: "syslog",
@@ -77,7 +86,7 @@ public struct LineFormat: Sendable {
 }
 
 /// The parts of a line a format recognised, as byte ranges into the line.
-public struct LineHeader {
+public struct LineHeader: Equatable {
     public var time: Range<Int>?
     public var process: Range<Int>?
     public var pid: Range<Int>?
@@ -90,9 +99,12 @@ public final class LineHeaderParser {
     public let format: LineFormat
     private let matcher: PCRE2Matcher?
     private let groups: (time: Int?, process: Int?, pid: Int?, tid: Int?, message: Int?)
+    private let handHeader: HandHeader?
 
-    public init(format: LineFormat, limits: PCRE2Limits = PCRE2Limits()) throws(PCRE2CompileError) {
+    /// `fastPath: false` matches with PCRE2 even where a hand-written matcher exists (to compare the two).
+    public init(format: LineFormat, limits: PCRE2Limits = PCRE2Limits(), fastPath: Bool = true) throws(PCRE2CompileError) {
         self.format = format
+        self.handHeader = fastPath ? format.handHeader : nil
         guard let pattern = format.pattern else {
             matcher = nil
             groups = (nil, nil, nil, nil, nil)
@@ -108,6 +120,7 @@ public final class LineHeaderParser {
     /// The header of `line` read from byte `start`, or nil when the line is not in this format.
     @inline(__always)
     public func parse(_ line: UnsafeRawBufferPointer, from start: Int = 0) throws(PCRE2MatchError) -> LineHeader? {
+        if let handHeader { return handHeader.parse(line, from: start) }
         guard let matcher else { return LineHeader(message: start..<line.count) }
         guard try matcher.matches(line, from: start), let whole = matcher.matchedRange else { return nil }
         let message = groups.message.flatMap(matcher.range(ofGroup:)) ?? whole.upperBound..<line.count

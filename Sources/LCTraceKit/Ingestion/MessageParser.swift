@@ -45,9 +45,14 @@ public final class MessageParser {
     /// Logged class (with its module) → the class name reports use.
     private var classNames = ByteStringCache<String>()
 
-    public init(limits: PCRE2Limits = PCRE2Limits()) {
+    /// Whether the hand-written matcher decides the common forms before PCRE2 is asked.
+    private let fastPath: Bool
+
+    /// `fastPath: false` matches every message with PCRE2 (to compare the two).
+    public init(limits: PCRE2Limits = PCRE2Limits(), fastPath: Bool = true) {
         // A fixed pattern, covered by tests: compiling it cannot fail.
         matcher = PCRE2Matcher(try! PCRE2Pattern(MessageParser.pattern, options: [.anchored]), limits: limits)
+        self.fastPath = fastPath
     }
 
     private static let mainMarker = Array("main()".utf8)
@@ -65,17 +70,31 @@ public final class MessageParser {
                                                            to: trimmed.upperBound)
         }
         guard trimmed.count >= 3 else { return nil }
+        if fastPath {
+            switch HandMessageMatch.match(line, from: range.lowerBound, to: range.upperBound) {
+            case let .matched(className, selector, end):
+                return recognised(line, classRange: className, address: nil, selectorRange: selector, end: end)
+            case .none: return nil
+            case .undecided: break
+            }
+        }
         let message = UnsafeRawBufferPointer(rebasing: line[..<range.upperBound])
         guard try matcher.matches(message, from: range.lowerBound),
               let classRange = matcher.range(ofGroup: 1), let selectorRange = matcher.range(ofGroup: 3),
               let end = matcher.matchedRange?.upperBound
         else { return nil }
+        let address = matcher.range(ofGroup: 2).flatMap { $0.isEmpty ? nil : String(decoding: line[$0], as: UTF8.self).lowercased() }
+        return recognised(line, classRange: classRange, address: address, selectorRange: selectorRange, end: end)
+    }
+
+    /// The message for a matched class and selector, or nil when the selector is not a lifecycle callback or intent.
+    private func recognised(_ line: UnsafeRawBufferPointer, classRange: Range<Int>, address: String?,
+                            selectorRange: Range<Int>, end: Int) -> LifecycleMessage? {
         let (known, spelled) = selectors.value(for: UnsafeRawBufferPointer(rebasing: line[selectorRange])) {
             let spelled = String(decoding: line[selectorRange], as: UTF8.self)
             return (CallbackNames.callback(forSelector: spelled), spelled)
         }
         guard let callback = known else { return nil }
-        let address = matcher.range(ofGroup: 2).flatMap { $0.isEmpty ? nil : String(decoding: line[$0], as: UTF8.self).lowercased() }
         let className = classNames.value(for: UnsafeRawBufferPointer(rebasing: line[classRange])) {
             MessageParser.className(line[classRange])
         }

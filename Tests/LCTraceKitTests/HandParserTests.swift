@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+@testable import LCTraceKit
+
+/// The hand-written matchers (the fast path) must decide every line exactly as the PCRE2 patterns do.
+@Suite struct HandParserTests {
+    /// Lines of every sample log, of generated logs in four formats, tricky messages, and seeded mutations of them.
+    static func corpus() throws -> [[UInt8]] {
+        var lines: [[UInt8]] = []
+        let samples = try FileManager.default.contentsOfDirectory(atPath: Fixtures.sampleLogs.path).filter { $0.hasSuffix(".log") }
+        for name in samples.sorted() {
+            lines += try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample(name))).split(separator: 0x0A).map(Array.init)
+        }
+        for (seed, format) in [(31, "nslog-classic"), (32, "nslog-modern"), (33, "log-compact"), (34, "bare")] {
+            let log = try generatedLog(bytes: "40K", seed: seed, format: format)
+            lines += try Data(contentsOf: URL(fileURLWithPath: log)).split(separator: 0x0A).map(Array.init)
+        }
+        let tricky = [
+            "A >>>> viewWillAppear:animated", "A >> viewDidLoad()x", "A >>>> viewDidLoad(", "A >>>> view2(x y)",
+            "A >>>> viewDidLoad()5", "A.B.C >>>> dealloc", "A] >>>> viewDidLoad", "A > viewDidLoad", "A >>>>",
+            "A viewWillAppear(_:)", "A viewWillAppear(_: x)", "A viewWillAppear:", "A viewWillAppear: ", "A viewWillAppear:x",
+            "A application:didFinishLaunchingWithOptions:", "A application:didFinishLaunchingWithOptions:x:", "A\tviewDidLoad\t",
+            "  A viewDidLoad", "_A viewDidLoad", "9A viewDidLoad", "A. viewDidLoad", "A viewDidLoad more words",
+            "-[A viewDidLoad]", "[A viewDidLoad()](38)", "<M.A: 0x7fab> viewDidLoad()", "A\u{0B}viewDidLoad",
+            "A >>>>\u{0C}viewDidLoad", "Networking: GET /x -> 200", "A>>viewDidLoad", "A >>>> viewDidLoad:(", "A viewDidLoad()()",
+        ]
+        let header = "2016-03-17 16:02:37.277 LifeCycle[2148:117099] "
+        let modern = "2024-02-09 09:14:03.118204+0100 ShopApp[4410:1e4a1x] "
+        for message in tricky { lines += [Array(message.utf8), Array((header + message).utf8), Array((modern + message).utf8)] }
+        let headers = ["2016-03-17 16:02:37 P[1:2]x", "2016-03-17 16:02:37.1234 P[1:2] x", "2016-03-17T16:02:37.277 P[1:2] x",
+                       "2024-02-09 09:14:03.1182+01:00 P[1:2] x", "2024-02-09T09:14:03.118204Z P[1:2]", "2024-02-09 09:14:03.1182041234+0100 P[1:2] x",
+                       "2016-03-17 16:02:37.277 P]x[1:2] x", "2016-03-17 16:02:37.277 [1:2] x", "2016-03-17 16:02:37.277 P[1:X] x",
+                       "2016-03-17 16:02:37.277 P[1:0x1F]", "2016-03-17 16:02:37.277 P[:2] x", "2016-03-17 16:02:37.277 P[1:2 x"]
+        lines += headers.map { Array($0.utf8) }
+
+        // Seeded mutations: bytes replaced by the characters the patterns care about, and truncations.
+        var random = SplitMix(seed: 7)
+        let specials = Array("[]>:() .xX0Z+-T<\t\u{0B}_a9".utf8)
+        let base = lines
+        for _ in 0..<6000 {
+            var line = base[Int(random.next() % UInt64(base.count))]
+            guard !line.isEmpty else { continue }
+            for _ in 0..<(1 + Int(random.next() % 3)) {
+                line[Int(random.next() % UInt64(line.count))] = specials[Int(random.next() % UInt64(specials.count))]
+            }
+            if random.next() % 4 == 0 { line = Array(line.prefix(Int(random.next() % UInt64(line.count + 1)))) }
+            lines.append(line)
+        }
+        return lines
+    }
+
+    @Test func headersMatchThePatterns() throws {
+        let lines = try HandParserTests.corpus()
+        for format in LineFormat.builtIn where format.handHeader != nil {
+            let fast = try LineHeaderParser(format: format)
+            let plain = try LineHeaderParser(format: format, fastPath: false)
+            var matched = 0
+            for line in lines {
+                try line.withUnsafeBytes { bytes in
+                    let expected = try plain.parse(bytes)
+                    #expect(try fast.parse(bytes) == expected, "\(format.name): \(String(decoding: line, as: UTF8.self))")
+                    if expected != nil { matched += 1 }
+                }
+            }
+            #expect(matched > 1000, "\(format.name)")
+        }
+    }
+
+    /// The whole report, byte for byte, with and without the hand-written matchers.
+    @Test func reportsAreTheSameWithoutTheFastPath() throws {
+        for (seed, format) in [(41, "nslog-classic"), (42, "nslog-modern")] {
+            let log = try generatedLog(bytes: "300K", seed: seed, format: format)
+            func report(handParsers: Bool) throws -> String {
+                var options = AnalysisOptions()
+                options.handParsers = handParsers
+                let output = Output()
+                let analyzer = try Analyzer(options: options, sink: JSONRenderer(output: output, includeEvents: true))
+                try analyzer.analyze(.file(log))
+                analyzer.finish()
+                return output.text
+            }
+            let fast = try report(handParsers: true)
+            #expect(fast == (try report(handParsers: false)), "\(format)")
+            #expect(fast.count > 100_000)
+        }
+    }
+
+    @Test func messagesMatchThePattern() throws {
+        let lines = try HandParserTests.corpus()
+        let fast = MessageParser()
+        let plain = MessageParser(fastPath: false)
+        var recognised = 0
+        for line in lines {
+            try line.withUnsafeBytes { bytes in
+                // The whole line as a message, and the message after each header the line may have.
+                var starts = [0]
+                for format in LineFormat.builtIn {
+                    if let header = try LineHeaderParser(format: format, fastPath: false).parse(bytes) { starts.append(header.message.lowerBound) }
+                }
+                for start in starts {
+                    let expected = try plain.parse(bytes, message: start..<bytes.count)
+                    #expect(try fast.parse(bytes, message: start..<bytes.count) == expected, "\(String(decoding: line, as: UTF8.self))")
+                    if expected != nil { recognised += 1 }
+                }
+            }
+        }
+        #expect(recognised > 3000)
+    }
+}
+
+/// A small seeded generator (SplitMix64), so the mutations are the same on every run.
+struct SplitMix {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
