@@ -195,6 +195,11 @@ struct DurationAggregator {
     private struct Series {
         var histogram = Histogram<UInt32>(highestTrackableValue: DurationAggregator.ceilingMicros, numberOfSignificantValueDigits: .three)
         var maxMicros: UInt64 = 0
+
+        mutating func record(_ micros: UInt64) {
+            histogram.record(micros)
+            maxMicros = max(maxMicros, micros)
+        }
     }
 
     /// One hour: longer durations are counted as one hour.
@@ -203,8 +208,7 @@ struct DurationAggregator {
 
     mutating func record(_ ms: Double, for name: String) {
         let micros = UInt64(max(0, min(ms * 1000, Double(DurationAggregator.ceilingMicros))).rounded())
-        series[name, default: Series()].histogram.record(micros)
-        series[name]!.maxMicros = max(series[name]!.maxMicros, micros)
+        series[name, default: Series()].record(micros)
     }
 
     mutating func merge(_ other: DurationAggregator) {

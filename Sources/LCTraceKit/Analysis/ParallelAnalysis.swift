@@ -1,4 +1,7 @@
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `--jobs N`: inputs analysed on up to N threads, each by its own `Analyzer` into a recording; the recordings are
 /// replayed into the run's sink in input order with sessions renumbered, so the output is byte-identical to
@@ -23,7 +26,7 @@ extension Analyzer {
         let window = DispatchSemaphore(value: jobs)
         let options = self.options
         let wantsLiveItems = self.wantsLiveItems
-        DispatchQueue.global().async {
+        detachThread {
             for (index, source) in sources.enumerated() {
                 window.wait()
                 DispatchQueue.global().async {
@@ -124,5 +127,27 @@ final class OrderedSlots<Item>: @unchecked Sendable {
         let semaphore = DispatchSemaphore(value: 0)
         ready[index] = semaphore
         return semaphore
+    }
+}
+
+/// Runs `body` on a thread of its own. The dispatcher of parallel work spends its time waiting for room in the
+/// window; on a dispatch worker it would hold one of the threads (one per core) that should run the work itself.
+func detachThread(_ body: @escaping @Sendable () -> Void) {
+    final class Job: @unchecked Sendable {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+    let job = Unmanaged.passRetained(Job(body)).toOpaque()
+    var thread = pthread_t()
+    let started = pthread_create(&thread, nil, { raw in
+        Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue().body()
+        return nil
+    }, job)
+    if started == 0 {
+        pthread_detach(thread)
+    } else {
+        // No thread to be had: run the work on a dispatch worker after all.
+        let job = Unmanaged<Job>.fromOpaque(job).takeRetainedValue()
+        DispatchQueue.global().async { job.body() }
     }
 }

@@ -42,7 +42,7 @@ extension Analyzer {
         let sectionBytes = options.sectionBytes
         let maxLineBytes = options.maxLineBytes
 
-        DispatchQueue.global().async {
+        detachThread {
             var index = 0
             let planner = LaunchBoundaryPlanner(path: path, format: format, sectionBytes: sectionBytes, maxLineBytes: maxLineBytes)
             let last = planner.plan { section in

@@ -249,7 +249,7 @@ final class SessionAnalyzer: TransitionContext {
                 break
             }
         }
-        if SessionAnalyzer.creationCallbacks.contains(callback) { logsViewLoading = true }
+        if callback.beginsLife { logsViewLoading = true }
         if callback == .dealloc { knowledge.noteDealloc(controllers[index].report.className) }
         if callback == .dealloc || callback == .viewWillAppear { leaks.disarm(index) }
         update(index, with: event, flagged: violated)
@@ -418,11 +418,9 @@ final class SessionAnalyzer: TransitionContext {
     func isNew(_ controller: Int, at line: Int) -> Bool {
         let state = controllers[controller]
         if let appeared = state.firstAppearanceLine, appeared < line { return false }
-        if state.firstCallback.map(SessionAnalyzer.creationCallbacks.contains) == true { return true }
+        if state.firstCallback?.beginsLife == true { return true }
         return !logsViewLoading && state.report.firstLine >= line
     }
-
-    private static let creationCallbacks: Set<Callback> = [.initialize, .loadView, .viewDidLoad]
 
     func isChild(_ controller: Int) -> Bool { controllers[controller].isChild }
 

@@ -117,6 +117,14 @@ public enum Callback: String, Sendable, CaseIterable, Codable {
     }
 
     /// The four callbacks that bracket an appearance change; transitions are built from these.
+    /// The callbacks that begin a controller's (view's) life: init, loadView, viewDidLoad.
+    public var beginsLife: Bool {
+        switch self {
+        case .initialize, .loadView, .viewDidLoad: return true
+        default: return false
+        }
+    }
+
     public var isAppearanceCallback: Bool {
         switch self {
         case .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear: return true

@@ -52,7 +52,9 @@ struct JSONWriter {
         separate()
         bytes.append(UInt8(ascii: "\""))
         name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: pretty ? #"": "#.utf8 : #"":"#.utf8)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        if pretty { bytes.append(UInt8(ascii: " ")) }
         afterKey = true
     }
 
@@ -103,8 +105,10 @@ struct JSONWriter {
 
     mutating func null() {
         beginValue()
-        bytes.append(contentsOf: "null".utf8)
+        JSONWriter.null.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
+
+    private static let null: StaticString = "null"
 
     mutating func value(_ value: Bool) {
         beginValue()
@@ -165,13 +169,12 @@ struct JSONWriter {
     private mutating func writeString(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         var value = value
-        let needsEscape = value.withUTF8 { utf8 in
-            for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
-            return false
+        let copied = value.withUTF8 { utf8 in
+            for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+            bytes.append(contentsOf: utf8)
+            return true
         }
-        if !needsEscape {
-            value.withUTF8 { bytes.append(contentsOf: $0) }
-        } else {
+        if !copied {
             for byte in value.utf8 {
                 switch byte {
                 case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
