@@ -118,8 +118,8 @@ public final class Analyzer: SessionFeed {
 
     // MARK: Parallel inputs
 
-    /// This analyzer's duration statistics, for merging into another run.
-    var durations: (loadToAppear: DurationAggregator, transitions: DurationAggregator) { (loadToAppear, transitionDurations) }
+    /// Off for a worker whose recording is replayed: the replaying analyzer takes the durations from the reports.
+    var aggregatesDurations = true
 
     /// Feeds what a worker recorded to this run's sink, numbering its sessions after the ones already closed, as a
     /// sequential run would have.
@@ -143,18 +143,11 @@ public final class Analyzer: SessionFeed {
             case .session(var report):
                 report.index += offset
                 report.findings = report.findings.map(renumber)
-                summary.sessions += 1
-                summary.controllers += report.controllers.count
-                summary.transitions += report.transitions.count
-                sink.sessionClosed(report)
+                sessionClosed(report)
             case .end(let input):
                 summary.inputs.append(input)
                 sink.endInput(input)
             }
-        }
-        if let durations = recording.durations {
-            loadToAppear.merge(durations.loadToAppear)
-            transitionDurations.merge(durations.transitions)
         }
     }
 
@@ -176,15 +169,21 @@ public final class Analyzer: SessionFeed {
     }
 
     fileprivate func closeSession(_ session: SessionAnalyzer) {
-        let report = session.close()
+        sessionClosed(session.close())
+    }
+
+    /// A session's final report: counted, its durations aggregated, and handed to the sink.
+    private func sessionClosed(_ report: SessionReport) {
         summary.sessions += 1
         summary.controllers += report.controllers.count
         summary.transitions += report.transitions.count
-        for controller in report.controllers {
-            if let ms = controller.loadToFirstAppearMs { loadToAppear.record(ms, for: controller.className) }
-        }
-        for transition in report.transitions {
-            if let ms = transition.durationMs { transitionDurations.record(ms, for: transition.kind.rawValue) }
+        if aggregatesDurations {
+            for controller in report.controllers {
+                if let ms = controller.loadToFirstAppearMs { loadToAppear.record(ms, for: controller.className) }
+            }
+            for transition in report.transitions {
+                if let ms = transition.durationMs { transitionDurations.record(ms, for: transition.kind.rawValue) }
+            }
         }
         sink.sessionClosed(report)
     }
@@ -209,13 +208,6 @@ struct DurationAggregator {
     mutating func record(_ ms: Double, for name: String) {
         let micros = UInt64(max(0, min(ms * 1000, Double(DurationAggregator.ceilingMicros))).rounded())
         series[name, default: Series()].record(micros)
-    }
-
-    mutating func merge(_ other: DurationAggregator) {
-        for (name, entry) in other.series {
-            series[name, default: Series()].histogram.add(entry.histogram)
-            series[name]!.maxMicros = max(series[name]!.maxMicros, entry.maxMicros)
-        }
     }
 
     func stats() -> [DurationStats] {

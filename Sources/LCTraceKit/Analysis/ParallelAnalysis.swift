@@ -34,8 +34,8 @@ extension Analyzer {
                     do {
                         // The options were validated when this analyzer was made, so they compile again.
                         let worker = try Analyzer(options: options, sink: recording)
+                        worker.aggregatesDurations = false
                         try worker.analyze(source)
-                        recording.durations = worker.durations
                     } catch {
                         recording.error = InputFailure(input: source.name, error: error)
                     }
@@ -73,7 +73,6 @@ final class Recording: ReportSink, @unchecked Sendable {
 
     let wantsLiveItems: Bool
     var items: [Item] = []
-    var durations: (loadToAppear: DurationAggregator, transitions: DurationAggregator)?
     var error: InputFailure?
     /// For a section of a file: its line counts, and what it showed and asked about classes logging dealloc.
     var input: InputSummary?

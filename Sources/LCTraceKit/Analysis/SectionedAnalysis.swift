@@ -196,8 +196,8 @@ extension Recording {
             let fd = try InputSource.file(path).openDescriptor()
             defer { _ = close(fd) }
             let worker = Analyzer(options: options, sink: recording, messageParser: messageParser, fixedParser: headerParser)
+            worker.aggregatesDurations = false
             recording.input = try worker.analyzeSection(fileDescriptor: fd, name: name, section: section, knowledge: knowledge)
-            recording.durations = worker.durations
         } catch {
             recording.error = InputFailure(input: name, error: error)
         }

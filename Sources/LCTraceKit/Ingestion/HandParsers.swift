@@ -20,69 +20,85 @@ enum HandHeader: Sendable {
 
     /// The header at `start`, or nil when the line is not in the format (a definite answer, as the pattern's).
     func parse(_ line: UnsafeRawBufferPointer, from start: Int) -> LineHeader? {
-        var i = start
-        let n = line.count
-        @inline(__always) func digits(_ count: Int) -> Bool {
-            guard i + count <= n else { return false }
-            for offset in 0..<count where !HandParsers.isDigit(line[i + offset]) { return false }
-            i += count
-            return true
-        }
-        @inline(__always) func skip(_ byte: UInt8) -> Bool {
-            guard i < n, line[i] == byte else { return false }
-            i += 1
-            return true
-        }
+        guard let base = line.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+        var scanner = HeaderScanner(bytes: base, count: line.count, index: start)
+        return scanner.header(self)
+    }
+}
+
+/// The NSLog header matcher's cursor: plain pointer reads, every one checked against the end.
+private struct HeaderScanner {
+    let bytes: UnsafePointer<UInt8>
+    let count: Int
+    var index: Int
+
+    @inline(__always) mutating func digits(_ wanted: Int) -> Bool {
+        guard index + wanted <= count else { return false }
+        for offset in 0..<wanted where !HandParsers.isDigit(bytes[index + offset]) { return false }
+        index += wanted
+        return true
+    }
+
+    @inline(__always) mutating func skip(_ byte: UInt8) -> Bool {
+        guard index < count, bytes[index] == byte else { return false }
+        index += 1
+        return true
+    }
+
+    @inline(__always) mutating func skipDigits() {
+        while index < count, HandParsers.isDigit(bytes[index]) { index += 1 }
+    }
+
+    mutating func header(_ format: HandHeader) -> LineHeader? {
+        let start = index
         // \d{4}-\d\d-\d\d then ' ' (modern: [ T]) then \d\d:\d\d:\d\d
         guard digits(4), skip(0x2D), digits(2), skip(0x2D), digits(2) else { return nil }
-        guard skip(0x20) || (self == .nslogModern && skip(0x54)) else { return nil }
+        guard skip(0x20) || (format == .nslogModern && skip(0x54)) else { return nil }
         guard digits(2), skip(0x3A), digits(2), skip(0x3A), digits(2) else { return nil }
-        switch self {
+        switch format {
         case .nslogClassic:
             // (?:\.\d{1,3})? then ' '
             if skip(0x2E) {
-                let fraction = i
-                while i < n, i - fraction < 3, HandParsers.isDigit(line[i]) { i += 1 }
-                guard i > fraction else { return nil }
+                let fraction = index
+                while index < count, index - fraction < 3, HandParsers.isDigit(bytes[index]) { index += 1 }
+                guard index > fraction else { return nil }
             }
         case .nslogModern:
             // \.\d{4,9} then (?:[+-]\d\d:?\d\d|Z)
             guard skip(0x2E) else { return nil }
-            let fraction = i
-            while i < n, HandParsers.isDigit(line[i]) { i += 1 }
-            guard (4...9).contains(i - fraction) else { return nil }
+            let fraction = index
+            skipDigits()
+            guard (4...9).contains(index - fraction) else { return nil }
             if !skip(0x5A) {
-                guard i < n, line[i] == 0x2B || line[i] == 0x2D else { return nil }
-                i += 1
-                guard digits(2) else { return nil }
+                guard skip(0x2B) || skip(0x2D), digits(2) else { return nil }
                 _ = skip(0x3A)
                 guard digits(2) else { return nil }
             }
         }
-        let time = start..<i
+        let time = start..<index
         guard skip(0x20) else { return nil }
         // (?<process>[^\[\]\n]+?)\[ : the process cannot hold '[', so it ends at the first one.
-        let processStart = i
-        while i < n, line[i] != 0x5B {
-            guard line[i] != 0x5D, line[i] != 0x0A else { return nil }
-            i += 1
+        let processStart = index
+        while index < count, bytes[index] != 0x5B {
+            guard bytes[index] != 0x5D, bytes[index] != 0x0A else { return nil }
+            index += 1
         }
-        guard i < n, i > processStart else { return nil }
-        let process = processStart..<i
-        i += 1
+        guard index < count, index > processStart else { return nil }
+        let process = processStart..<index
+        index += 1
         // (?<pid>\d+):(?<tid>[0-9A-Fa-fx]+)\] ?
-        let pidStart = i
-        while i < n, HandParsers.isDigit(line[i]) { i += 1 }
-        guard i > pidStart else { return nil }
-        let pid = pidStart..<i
+        let pidStart = index
+        skipDigits()
+        guard index > pidStart else { return nil }
+        let pid = pidStart..<index
         guard skip(0x3A) else { return nil }
-        let tidStart = i
-        while i < n, HandParsers.isHexOrX(line[i]) { i += 1 }
-        guard i > tidStart else { return nil }
-        let tid = tidStart..<i
+        let tidStart = index
+        while index < count, HandParsers.isHexOrX(bytes[index]) { index += 1 }
+        guard index > tidStart else { return nil }
+        let tid = tidStart..<index
         guard skip(0x5D) else { return nil }
         _ = skip(0x20)
-        return LineHeader(time: time, process: process, pid: pid, tid: tid, message: i..<n)
+        return LineHeader(time: time, process: process, pid: pid, tid: tid, message: index..<count)
     }
 }
 
