@@ -140,6 +140,8 @@ public final class Analyzer: SessionFeed {
                 sink.event(event, subject: subject, session: session + offset, input: input)
             case .transition(let transition, let session, let input):
                 sink.transition(transition, session: session + offset, input: input)
+            case .rendered(let item, let session):
+                sink.write(item, session: session + offset)
             case .session(var report):
                 report.index += offset
                 report.findings = report.findings.map(renumber)
@@ -154,6 +156,7 @@ public final class Analyzer: SessionFeed {
     // MARK: SessionFeed
 
     var wantsLiveItems: Bool { sink.wantsLiveItems }
+    var liveItemLines: LiveItemLines? { sink.liveItemLines }
 
     func finding(_ finding: Finding) {
         summary.findings[finding.severity, default: 0] += 1

@@ -26,11 +26,12 @@ extension Analyzer {
         let window = DispatchSemaphore(value: jobs)
         let options = self.options
         let wantsLiveItems = self.wantsLiveItems
+        let lines = liveItemLines
         detachThread {
             for (index, source) in sources.enumerated() {
                 window.wait()
                 DispatchQueue.global().async {
-                    let recording = Recording(wantsLiveItems: wantsLiveItems)
+                    let recording = Recording(wantsLiveItems: wantsLiveItems, lines: lines)
                     do {
                         // The options were validated when this analyzer was made, so they compile again.
                         let worker = try Analyzer(options: options, sink: recording)
@@ -66,6 +67,8 @@ final class Recording: ReportSink, @unchecked Sendable {
         indirect case begin(String)
         indirect case finding(Finding)
         case event(EventRecord, subject: String, session: Int, input: String)
+        /// An event or transition rendered by the worker (the sink's `liveItemLines`).
+        case rendered(RenderedItem, session: Int)
         indirect case transition(TransitionReport, session: Int, input: String)
         indirect case session(SessionReport)
         indirect case end(InputSummary)
@@ -79,15 +82,23 @@ final class Recording: ReportSink, @unchecked Sendable {
     var classesLoggingDealloc: Set<String> = []
     var unknownWhenAsked: Set<String> = []
 
-    init(wantsLiveItems: Bool) { self.wantsLiveItems = wantsLiveItems }
+    /// The replaying sink's renderer of live items, used on the worker's thread.
+    let lines: LiveItemLines?
+
+    init(wantsLiveItems: Bool, lines: LiveItemLines?) {
+        self.wantsLiveItems = wantsLiveItems
+        self.lines = lines
+    }
 
     func beginInput(_ name: String) { items.append(.begin(name)) }
     func finding(_ finding: Finding) { items.append(.finding(finding)) }
     func event(_ event: EventRecord, subject: String, session: Int, input: String) {
-        items.append(.event(event, subject: subject, session: session, input: input))
+        guard let lines else { items.append(.event(event, subject: subject, session: session, input: input)); return }
+        if let item = lines.event(event, subject: subject, input: input) { items.append(.rendered(item, session: session)) }
     }
     func transition(_ transition: TransitionReport, session: Int, input: String) {
-        items.append(.transition(transition, session: session, input: input))
+        guard let lines else { items.append(.transition(transition, session: session, input: input)); return }
+        items.append(.rendered(lines.transition(transition, input: input), session: session))
     }
     func sessionClosed(_ session: SessionReport) { items.append(.session(session)) }
     func endInput(_ summary: InputSummary) { items.append(.end(summary)) }

@@ -39,6 +39,7 @@ extension Analyzer {
         let window = DispatchSemaphore(value: jobs + 1)
         let known = KnownDeallocClasses()
         let wantsLiveItems = self.wantsLiveItems
+        let lines = liveItemLines
         let sectionBytes = options.sectionBytes
         let maxLineBytes = options.maxLineBytes
 
@@ -53,7 +54,7 @@ extension Analyzer {
                 DispatchQueue.global().async {
                     let recording = parsers.using { messageParser, headerParser in
                         Recording.analyzing(section, of: path, name: source.name, options: sectionOptions, seed: seed,
-                                            wantsLiveItems: wantsLiveItems, messageParser: messageParser, headerParser: headerParser)
+                                            wantsLiveItems: wantsLiveItems, lines: lines, messageParser: messageParser, headerParser: headerParser)
                     }
                     slots.store(.section(section, recording), at: slot)
                 }
@@ -188,9 +189,9 @@ struct LaunchBoundaryPlanner {
 extension Recording {
     /// Analyses one section of a file into a new recording (run on a worker thread).
     static func analyzing(_ section: InputSection, of path: String, name: String, options: AnalysisOptions,
-                          seed: Set<String>, wantsLiveItems: Bool,
+                          seed: Set<String>, wantsLiveItems: Bool, lines: LiveItemLines?,
                           messageParser: MessageParser, headerParser: LineHeaderParser) -> Recording {
-        let recording = Recording(wantsLiveItems: wantsLiveItems)
+        let recording = Recording(wantsLiveItems: wantsLiveItems, lines: lines)
         let knowledge = InputKnowledge(classesLoggingDealloc: seed)
         do {
             let fd = try InputSource.file(path).openDescriptor()

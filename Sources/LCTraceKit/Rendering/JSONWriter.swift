@@ -150,8 +150,12 @@ struct JSONWriter {
 
     // MARK: Scalars
 
-    /// Decimal digits of `value`, written straight into the buffer.
     private mutating func writeInteger(_ value: Int64) {
+        JSONWriter.appendInteger(value, to: &bytes)
+    }
+
+    /// Decimal digits of `value`, written straight into `bytes`.
+    static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 24 digits, filled from the end

@@ -10,11 +10,15 @@ public final class NDJSONRenderer: ReportSink {
     /// Reused for every line, so its buffer is allocated once.
     private var writer = JSONWriter(indent: nil)
 
+    public let liveItemLines: LiveItemLines?
+    private var line: [UInt8] = []
+
     public init(output: Output, includeEvents: Bool, config: String? = nil, flushEachLine: Bool) {
         self.output = output
         self.includeEvents = includeEvents
         self.config = config
         self.flushEachLine = flushEachLine
+        self.liveItemLines = LiveItemLines(includeEvents: includeEvents)
     }
 
     public var wantsLiveItems: Bool { true }
@@ -23,21 +27,22 @@ public final class NDJSONRenderer: ReportSink {
     public func endInput(_ summary: InputSummary) {}
 
     public func event(_ event: EventRecord, subject: String, session: Int, input: String) {
-        guard includeEvents else { return }
-        emit("event") { w in
-            w.member("session", session)
-            w.member("input", input)
-            w.member("subject", subject)
-            ReportJSON.eventMembers(event, into: &w)
-        }
+        guard let item = liveItemLines?.event(event, subject: subject, input: input) else { return }
+        write(item, session: session)
     }
 
     public func transition(_ transition: TransitionReport, session: Int, input: String) {
-        emit("transition") { w in
-            w.member("session", session)
-            w.member("input", input)
-            ReportJSON.transitionMembers(transition, into: &w)
-        }
+        guard let item = liveItemLines?.transition(transition, input: input) else { return }
+        write(item, session: session)
+    }
+
+    public func write(_ item: RenderedItem, session: Int) {
+        line.removeAll(keepingCapacity: true)
+        item.head.withUTF8Buffer { line.append(contentsOf: $0) }
+        JSONWriter.appendInteger(Int64(session), to: &line)
+        line.append(contentsOf: item.tail)
+        output.write(bytes: line)
+        if flushEachLine { output.flush() }
     }
 
     public func finding(_ finding: Finding) {
@@ -68,4 +73,43 @@ public final class NDJSONRenderer: ReportSink {
         output.write(bytes: writer.bytes)
         if flushEachLine { output.flush() }
     }
+}
+
+/// The JSON Lines of the live items, events and transitions, rendered on any thread except for their session number:
+/// a section of a file analysed in parallel does not know how many sessions came before it until it is replayed.
+/// The line is `head`, the session number, then `tail`; the renderer writes every such line this way.
+public struct LiveItemLines: Sendable {
+    let includeEvents: Bool
+
+    func event(_ event: EventRecord, subject: String, input: String) -> RenderedItem? {
+        guard includeEvents else { return nil }
+        return RenderedItem(head: #"{"type":"event","session":"#, tail: LiveItemLines.tail { w in
+            w.member("input", input)
+            w.member("subject", subject)
+            ReportJSON.eventMembers(event, into: &w)
+        })
+    }
+
+    func transition(_ transition: TransitionReport, input: String) -> RenderedItem {
+        RenderedItem(head: #"{"type":"transition","session":"#, tail: LiveItemLines.tail { w in
+            w.member("input", input)
+            ReportJSON.transitionMembers(transition, into: &w)
+        })
+    }
+
+    /// The members after the session number, from their comma to the line's end.
+    private static func tail(_ members: (inout JSONWriter) -> Void) -> [UInt8] {
+        var writer = JSONWriter(indent: nil)
+        writer.object(members)
+        var bytes = writer.bytes
+        bytes[0] = UInt8(ascii: ",")
+        bytes.append(0x0A)
+        return bytes
+    }
+}
+
+/// One live item's line but for its session number.
+public struct RenderedItem: Sendable {
+    let head: StaticString
+    let tail: [UInt8]
 }

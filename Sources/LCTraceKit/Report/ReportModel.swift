@@ -173,6 +173,10 @@ public protocol ReportSink: AnyObject {
     func event(_ event: EventRecord, subject: String, session: Int, input: String)
     /// A transition, as soon as it is classified.
     func transition(_ transition: TransitionReport, session: Int, input: String)
+    /// How this sink renders live items ahead of time on other threads (parallel runs), if it can.
+    var liveItemLines: LiveItemLines? { get }
+    /// A live item rendered ahead of time by `liveItemLines`, now that its session number is known.
+    func write(_ item: RenderedItem, session: Int)
     /// A session ended (the next one began, or its input ended); its report is final.
     func sessionClosed(_ session: SessionReport)
     /// An input was read to its end.
@@ -185,4 +189,6 @@ extension ReportSink {
     public var wantsLiveItems: Bool { false }
     public func event(_ event: EventRecord, subject: String, session: Int, input: String) {}
     public func transition(_ transition: TransitionReport, session: Int, input: String) {}
+    public var liveItemLines: LiveItemLines? { nil }
+    public func write(_ item: RenderedItem, session: Int) {}
 }
