@@ -30,16 +30,29 @@ protocol TransitionContext: AnyObject {
 /// disappeared completely before B appeared" under a logged push is caught.
 struct TransitionTracker {
     private struct Open {
-        var roles: [Int: TransitionRole] = [:]
-        var order: [Int] = []
+        /// The controllers taking part, in order of their first callback, with their roles (a few at most: a list).
+        var participants: [(controller: Int, role: TransitionRole)] = []
         var steps: [ObservedStep] = []
         var declared: (kind: TransitionKind, line: Int)?
         var hadViolation = false
         /// Declared, at rest, and still missing an outgoing or an incoming controller.
         var waitingForOtherSide = false
 
-        var hasBothRoles: Bool { roles.values.contains(.outgoing) && roles.values.contains(.incoming) }
-        var observed: [TransitionStep] { steps.map { TransitionStep(role: roles[$0.controller]!, callback: $0.callback) } }
+        var order: [Int] { participants.map(\.controller) }
+        var hasBothRoles: Bool { participants.contains { $0.role == .outgoing } && participants.contains { $0.role == .incoming } }
+        var observed: [TransitionStep] { steps.map { TransitionStep(role: role(of: $0.controller)!, callback: $0.callback) } }
+
+        func role(of controller: Int) -> TransitionRole? {
+            participants.first { $0.controller == controller }?.role
+        }
+
+        func controllers(in role: TransitionRole) -> [Int] {
+            participants.compactMap { $0.role == role ? $0.controller : nil }
+        }
+
+        func allAtRest(_ context: any TransitionContext) -> Bool {
+            participants.allSatisfy { context.phase(of: $0.controller).isAtRest }
+        }
     }
 
     private struct HistoryEntry {
@@ -62,7 +75,7 @@ struct TransitionTracker {
     /// Whether a transition is in flight (some participant still appearing or disappearing).
     var isInFlight: Bool {
         guard let open else { return false }
-        return !open.order.allSatisfy { context.phase(of: $0).isAtRest }
+        return !open.allAtRest(context)
     }
 
     /// A logged push/pop/present/dismiss call.
@@ -79,7 +92,8 @@ struct TransitionTracker {
     /// An appearance callback, after the controller's own automaton took it.
     mutating func observe(_ step: ObservedStep, violated: Bool) {
         // A participant starting over while a declared transition waits at rest for its other side: the wait is over.
-        if let current = open, current.waitingForOtherSide, current.roles[step.controller] != nil {
+        // (Read through the optional, not copied out of it: a copy would retain its arrays on every callback.)
+        if open?.waitingForOtherSide == true, open?.role(of: step.controller) != nil {
             close()
         }
         if open == nil {
@@ -90,14 +104,14 @@ struct TransitionTracker {
             }
         }
         // Mutated in place: a copy would duplicate its arrays on every callback.
-        if open!.roles[step.controller] == nil {
-            open!.roles[step.controller] = (step.callback == .viewWillAppear || step.callback == .viewDidAppear) ? .incoming : .outgoing
-            open!.order.append(step.controller)
+        if open!.role(of: step.controller) == nil {
+            let role: TransitionRole = (step.callback == .viewWillAppear || step.callback == .viewDidAppear) ? .incoming : .outgoing
+            open!.participants.append((step.controller, role))
         }
         open!.steps.append(step)
         open!.hadViolation = open!.hadViolation || violated
 
-        if open!.order.allSatisfy({ context.phase(of: $0).isAtRest }) {
+        if open!.allAtRest(context) {
             if let declared = open!.declared, !open!.hasBothRoles,
                TransitionTemplates.accepts(declared.kind, open!.observed) == nil {
                 open?.waitingForOtherSide = true
@@ -110,7 +124,7 @@ struct TransitionTracker {
     /// The session ended: report what is still open.
     mutating func finish() {
         guard let current = open else { return }
-        if current.order.allSatisfy({ context.phase(of: $0).isAtRest }) {
+        if current.allAtRest(context) {
             close()
         } else {
             open = nil
@@ -123,8 +137,8 @@ struct TransitionTracker {
         open = nil
         // Only `did` callbacks: the transition began before the log did; there is nothing to classify.
         guard current.steps.contains(where: { $0.callback == .viewWillAppear || $0.callback == .viewWillDisappear }) else { return }
-        let outgoing = current.order.filter { current.roles[$0] == .outgoing }
-        let incoming = current.order.filter { current.roles[$0] == .incoming }
+        let outgoing = current.controllers(in: .outgoing)
+        let incoming = current.controllers(in: .incoming)
         let from = outgoing.count == 1 ? outgoing.first : nil
         let to = incoming.count == 1 ? incoming.first : nil
         let kind: TransitionKind
@@ -236,8 +250,8 @@ struct TransitionTracker {
     private func report(_ current: Open, kind: TransitionKind) -> TransitionReport {
         let first = current.steps.first!
         let last = current.steps.last!
-        let outgoing = current.order.first { current.roles[$0] == .outgoing }
-        let incoming = current.order.first { current.roles[$0] == .incoming }
+        let outgoing = current.controllers(in: .outgoing).first
+        let incoming = current.controllers(in: .incoming).first
         return TransitionReport(
             kind: kind, declared: current.declared?.kind, declaredLine: current.declared?.line,
             from: outgoing.map(context.name(of:)), to: incoming.map(context.name(of:)),
