@@ -47,6 +47,22 @@ import PCRE2
 }
 
 @Suite struct TimestampTests {
+    /// The reader that remembers the last date gives what parsing each timestamp afresh gives, through date changes,
+    /// zones, `T` separators, other shapes and garbage.
+    @Test func readerRemembersDatesWithoutChangingResults() {
+        let texts = ["2016-03-17 16:02:37.277", "2016-03-17 16:02:38.001", "2016-03-17T16:02:39", "2016-03-18 00:00:00.5",
+                     "2016-03-18 23:59:59.999999+0100", "2016-03-18 23:59:59.999999-05:00", "2016-03-18 23:59:59Z",
+                     "2016-03-18 xx:59:59", "2016-03-18", "2016-03-18 ", "2016-0x-18 10:00:00", "2016-03-18_10:00:00",
+                     "09:14:03.118204+0100", "Mar 17 16:34:24", "Mar  7 09:01:02", "2017-01-01 10:00:00.1", "2016-03-18 10:00:00.1",
+                     "2016-03-18+10:00:00", "abcd-ef-gh 10:00:00", ""]
+        var reader = TimestampReader()
+        for text in texts + texts.reversed() + texts {
+            var copy = text
+            let fromReader = copy.withUTF8 { reader.microseconds(UnsafeRawBufferPointer($0)) }
+            #expect(fromReader == Timestamp.microseconds(text), "\(text)")
+        }
+    }
+
     @Test func classicMilliseconds() {
         let a = Timestamp.microseconds("2016-03-17 16:02:37.277")!
         let b = Timestamp.microseconds("2016-03-17 16:02:37.329")!

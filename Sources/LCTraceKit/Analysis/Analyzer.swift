@@ -233,6 +233,7 @@ private final class InputRun {
     var lineNumber: Int
     var session: SessionAnalyzer?
     let knowledge: InputKnowledge
+    var timestamps = TimestampReader()
     /// Lines held back until the format is known (automatic detection only).
     var pending: [(bytes: [UInt8], truncated: Bool)] = []
     var pendingNonBlank = 0
@@ -317,7 +318,7 @@ private final class InputRun {
         summary.events += 1
         let pid = header.pid.flatMap { Int(decoding: line[$0]) }
         let timeText = header.time.map { TimeText(line[$0]) }
-        let micros = header.time.flatMap { Timestamp.microseconds(UnsafeRawBufferPointer(rebasing: line[$0])) }
+        let micros = header.time.flatMap { timestamps.microseconds(UnsafeRawBufferPointer(rebasing: line[$0])) }
         let thread = header.tid.flatMap { ThreadID(line[$0]) }
         if needsNewSession(for: message, pid: pid) {
             // The process's start is in the log when main() opens the session, or a launch follows another.

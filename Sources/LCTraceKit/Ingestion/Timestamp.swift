@@ -23,16 +23,21 @@ public enum Timestamp {
     }
 
     private static func parseNumericDate(_ s: inout ByteScanner) -> Int64? {
-        guard let year = s.digits(exactly: 4), s.skip(0x2D), let month = s.digits(exactly: 2), s.skip(0x2D),
-              let day = s.digits(exactly: 2), s.skip(0x20) || s.skip(0x54)
-        else { return nil }
-        guard var micros = parseClock(&s) else { return nil }
-        micros += daysFromCivil(year: year, month: month, day: day) * 86_400_000_000
+        guard let days = parseDay(&s), var micros = parseClock(&s) else { return nil }
+        micros += days * 86_400_000_000
         return applyZone(&s, to: micros)
     }
 
+    /// `YYYY-MM-DD` and its separator (` ` or `T`) → days since 1970-01-01.
+    fileprivate static func parseDay(_ s: inout ByteScanner) -> Int64? {
+        guard let year = s.digits(exactly: 4), s.skip(0x2D), let month = s.digits(exactly: 2), s.skip(0x2D),
+              let day = s.digits(exactly: 2), s.skip(0x20) || s.skip(0x54)
+        else { return nil }
+        return daysFromCivil(year: year, month: month, day: day)
+    }
+
     /// An optional zone after the time: `Z`, `+0100`, `-05:00`.
-    private static func applyZone(_ s: inout ByteScanner, to micros: Int64) -> Int64 {
+    fileprivate static func applyZone(_ s: inout ByteScanner, to micros: Int64) -> Int64 {
         var micros = micros
         if s.skip(0x5A) { return micros }
         if let sign = s.peek, sign == 0x2B || sign == 0x2D {
@@ -56,7 +61,7 @@ public enum Timestamp {
     }
 
     /// `HH:MM:SS[.fraction]` → microseconds since midnight.
-    private static func parseClock(_ s: inout ByteScanner) -> Int64? {
+    fileprivate static func parseClock(_ s: inout ByteScanner) -> Int64? {
         guard let hour = s.digits(exactly: 2), s.skip(0x3A), let minute = s.digits(exactly: 2), s.skip(0x3A),
               let second = s.digits(exactly: 2)
         else { return nil }
@@ -81,6 +86,31 @@ public enum Timestamp {
         let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + Int64(day) - 1
         let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
         return era * 146_097 + doe - 719_468
+    }
+}
+
+/// `Timestamp.microseconds` for the lines of one input, remembering the last date read: consecutive lines share
+/// their date, so only the time of day is read again.
+public struct TimestampReader {
+    /// The first ten bytes (`YYYY-MM-DD`) of the last numeric date, and its day number.
+    private var lastDate: (UInt64, UInt16)?
+    private var lastDays: Int64 = 0
+
+    public init() {}
+
+    public mutating func microseconds(_ text: UnsafeRawBufferPointer) -> Int64? {
+        guard text.count > 11, text[4] == 0x2D, text[7] == 0x2D else { return Timestamp.microseconds(text) }
+        let date = (text.loadUnaligned(as: UInt64.self), text.loadUnaligned(fromByteOffset: 8, as: UInt16.self))
+        var scanner = ByteScanner(text)
+        if let lastDate, lastDate == date, text[10] == 0x20 || text[10] == 0x54 {
+            scanner.index = 11
+        } else {
+            guard let days = Timestamp.parseDay(&scanner) else { return nil }
+            lastDate = date
+            lastDays = days
+        }
+        guard let clock = Timestamp.parseClock(&scanner) else { return nil }
+        return Timestamp.applyZone(&scanner, to: clock + lastDays * 86_400_000_000)
     }
 }
 

@@ -97,9 +97,17 @@ struct JSONWriter {
 
     private mutating func newline() {
         guard pretty else { return }
-        bytes.append(0x0A)
-        for _ in 0..<(level * 2) { bytes.append(0x20) }
+        let width = level * 2
+        if width < JSONWriter.indentation.count {
+            JSONWriter.indentation.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[...width])) }
+        } else {
+            bytes.append(0x0A)
+            bytes.append(contentsOf: repeatElement(0x20, count: width))
+        }
     }
+
+    /// A line break and 32 spaces: each line start is a prefix of it.
+    private static let indentation: [UInt8] = [0x0A] + Array(repeating: 0x20, count: 32)
 
     // MARK: Values
 
