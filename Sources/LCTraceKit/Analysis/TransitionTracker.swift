@@ -31,12 +31,20 @@ protocol TransitionContext: AnyObject {
 struct TransitionTracker {
     private struct Open {
         /// The controllers taking part, in order of their first callback, with their roles (a few at most: a list).
-        var participants: [(controller: Int, role: TransitionRole)] = []
-        var steps: [ObservedStep] = []
+        var participants: [(controller: Int, role: TransitionRole)]
+        var steps: [ObservedStep]
         var declared: (kind: TransitionKind, line: Int)?
         var hadViolation = false
         /// Declared, at rest, and still missing an outgoing or an incoming controller.
         var waitingForOtherSide = false
+
+        init() {
+            // Room for a two-controller exchange from the start, so that it grows no further.
+            participants = []
+            participants.reserveCapacity(2)
+            steps = []
+            steps.reserveCapacity(4)
+        }
 
         var order: [Int] { participants.map(\.controller) }
         var hasBothRoles: Bool { participants.contains { $0.role == .outgoing } && participants.contains { $0.role == .incoming } }
@@ -167,7 +175,10 @@ struct TransitionTracker {
             }
             return declared.kind
         }
-        let candidates = TransitionTemplates.matching(observed).filter { holds($0.requirement, from: from, to: to) }
+        // Table positions, not copies of the templates: this runs for every transition.
+        let candidates = TransitionTemplates.all.indices.filter { index in
+            TransitionTemplates.all[index].steps == observed && holds(TransitionTemplates.all[index].requirement, from: from, to: to)
+        }.map { (kind: TransitionTemplates.all[$0].kind, direction: TransitionTemplates.all[$0].direction) }
         guard let first = candidates.first else {
             // One controller alone: its own automaton judges its order; only the exchange of two is a transition question.
             if from == nil || to == nil { return to == nil ? .disappear : .appear }
