@@ -34,7 +34,7 @@ import Testing
         lines += headers.map { Array($0.utf8) }
 
         // Seeded mutations: bytes replaced by the characters the patterns care about, and truncations.
-        var random = SplitMix(seed: 7)
+        var random = MutationRandom(seed: 7)
         let specials = Array("[]>:() .xX0Z+-T<\t\u{0B}_a9".utf8)
         let base = lines
         for _ in 0..<6000 {
@@ -108,15 +108,13 @@ import Testing
     }
 }
 
-/// A small seeded generator (SplitMix64), so the mutations are the same on every run.
-struct SplitMix {
+/// A small seeded generator (Knuth's MMIX linear congruential one, high bits), so the mutations are the same on
+/// every run.
+struct MutationRandom {
     private var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return state >> 29
     }
 }

@@ -37,7 +37,14 @@ extension Analyzer {
         let slots = OrderedSlots<SectionResult>()
         let parsers = ParserPool(format: format, limits: options.limits, fastPath: options.handParsers)
         let window = DispatchSemaphore(value: jobs + 1)
-        let known = KnownDeallocClasses()
+        // The classes known to log dealloc from the sections replayed so far: what a section starts out knowing.
+        let known = Locked<Set<String>>([])
+        // Whatever ends this run (an error included), the planner must not wait for room that no one will make.
+        let finished = Locked(false)
+        defer {
+            finished.set(true)
+            for _ in 0...jobs { window.signal() }
+        }
         let wantsLiveItems = self.wantsLiveItems
         let lines = liveItemLines
         let sectionBytes = options.sectionBytes
@@ -48,7 +55,8 @@ extension Analyzer {
             let planner = LaunchBoundaryPlanner(path: path, format: format, sectionBytes: sectionBytes, maxLineBytes: maxLineBytes)
             let last = planner.plan { section in
                 window.wait()
-                let seed = known.snapshot
+                guard !finished.value else { return false }
+                let seed = known.value
                 let slot = index
                 index += 1
                 DispatchQueue.global().async {
@@ -58,6 +66,7 @@ extension Analyzer {
                     }
                     slots.store(.section(section, recording), at: slot)
                 }
+                return true
             }
             slots.store(last, at: index)
         }
@@ -84,7 +93,7 @@ extension Analyzer {
                 } else {
                     try analyzeHere(section)
                 }
-                known.update(knowledge.classesLoggingDealloc)
+                known.set(knowledge.classesLoggingDealloc)
                 if let progress, let bytes = section.bytes { progress(fd, bytes.upperBound) }
             case .rest(let section):
                 try analyzeHere(section)
@@ -138,8 +147,8 @@ struct LaunchBoundaryPlanner {
     /// How far past a section's nominal end to look for a `main()` line before giving up on cutting.
     var maxOvershoot: Int { max(16 * sectionBytes, 64 << 20) }
 
-    /// Calls `emit` with each section but the last, and returns what ends the plan.
-    func plan(_ emit: (InputSection) -> Void) -> SectionResult {
+    /// Calls `emit` with each section but the last, and returns what ends the plan; stops when `emit` returns false.
+    func plan(_ emit: (InputSection) -> Bool) -> SectionResult {
         let source = InputSource.file(path)
         do {
             let fd = try source.openDescriptor()
@@ -151,13 +160,14 @@ struct LaunchBoundaryPlanner {
             var firstLine = 1
             var lineNumber = 0
             struct GaveUp: Error {}
+            struct Stopped: Error {}
             do {
                 try reader.forEachLine { line, _ in
                     lineNumber += 1
                     let offset = reader.lineOffset
                     guard offset - start >= sectionBytes else { return }
                     if LaunchBoundaryPlanner.isLaunch(line, parser: parser) {
-                        emit(InputSection(bytes: start..<offset, firstLine: firstLine))
+                        guard emit(InputSection(bytes: start..<offset, firstLine: firstLine)) else { throw Stopped() }
                         start = offset
                         firstLine = lineNumber
                     } else if offset - start >= sectionBytes + maxOvershoot {
@@ -166,6 +176,8 @@ struct LaunchBoundaryPlanner {
                 }
             } catch is GaveUp {
                 return .rest(InputSection(bytes: start..<Int.max, firstLine: firstLine))
+            } catch is Stopped {
+                return .end
             }
             return .rest(InputSection(bytes: start..<reader.bytesRead, firstLine: firstLine))
         } catch {
@@ -238,20 +250,22 @@ private final class ParserPool: @unchecked Sendable {
     }
 }
 
-/// The classes known to log dealloc from the sections replayed so far, read by the planner thread as it dispatches.
-private final class KnownDeallocClasses: @unchecked Sendable {
+/// A value shared between the replaying thread and the planner thread.
+private final class Locked<Value>: @unchecked Sendable {
     private let lock = DispatchSemaphore(value: 1)
-    private var classes: Set<String> = []
+    private var stored: Value
 
-    var snapshot: Set<String> {
+    init(_ value: Value) { stored = value }
+
+    var value: Value {
         lock.wait()
         defer { lock.signal() }
-        return classes
+        return stored
     }
 
-    func update(_ classes: Set<String>) {
+    func set(_ value: Value) {
         lock.wait()
-        self.classes = classes
+        stored = value
         lock.signal()
     }
 }
