@@ -48,7 +48,11 @@ extension Analyzer {
             let recording = results.take(at: index)
             window.signal()
             replay(recording)
-            if let failure = recording.error { throw failure }
+            if let failure = recording.error {
+                // Let the dispatcher hand out the rest and end, rather than wait for room no one will make.
+                for _ in sources.indices { window.signal() }
+                throw failure
+            }
         }
     }
 }
