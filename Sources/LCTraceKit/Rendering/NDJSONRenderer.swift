@@ -3,19 +3,18 @@
 /// first and otherwise the field names of the JSON report. Memory does not grow with the input.
 public final class NDJSONRenderer: ReportSink {
     private let output: Output
-    private let includeEvents: Bool
     private let config: String?
     /// Flush after every line (live input) rather than when the buffer fills.
     private let flushEachLine: Bool
     /// Reused for every line, so its buffer is allocated once.
     private var writer = JSONWriter(indent: nil)
 
+    /// Events (unless left out) and transitions, rendered the same way here and on a parallel run's workers.
     public let liveItemLines: LiveItemLines?
     private var line: [UInt8] = []
 
     public init(output: Output, includeEvents: Bool, config: String? = nil, flushEachLine: Bool) {
         self.output = output
-        self.includeEvents = includeEvents
         self.config = config
         self.flushEachLine = flushEachLine
         self.liveItemLines = LiveItemLines(includeEvents: includeEvents)
