@@ -254,14 +254,7 @@ private final class InputRun {
             return
         }
         pending.append((Array(line), truncated))
-        if !isBlank(line) {
-            pendingNonBlank += 1
-            if let format = analyzer.formatDetector.format(of: line) {
-                lock(format)
-            } else if pendingNonBlank >= LineFormatDetector.linesToInspect {
-                lock(.bare)
-            }
-        }
+        if let format = analyzer.formatDetector.settle(line, nonBlank: &pendingNonBlank) { lock(format) }
     }
 
     func finish() {
@@ -285,7 +278,7 @@ private final class InputRun {
     private func process(_ line: UnsafeRawBufferPointer, truncated: Bool) {
         summary.lines += 1
         if truncated { summary.truncatedLines += 1 }
-        if isBlank(line) {
+        if LineFormatDetector.isBlank(line) {
             summary.skipped[.blank, default: 0] += 1
             return
         }
@@ -341,10 +334,6 @@ private final class InputRun {
             return session.sawFinishLaunching
         }
         return false
-    }
-
-    private func isBlank(_ line: UnsafeRawBufferPointer) -> Bool {
-        line.allSatisfy { $0 == 0x20 || $0 == 0x09 }
     }
 }
 

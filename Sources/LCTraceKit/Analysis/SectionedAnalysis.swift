@@ -117,10 +117,7 @@ extension Analyzer {
         let reader = LineReader(fileDescriptor: fd, maxLineBytes: options.maxLineBytes, range: 0..<(1 << 20))
         do {
             try reader.forEachLine { line, _ in
-                guard !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) else { return }
-                nonBlank += 1
-                if let format = formatDetector.format(of: line) { throw Settled(format: format) }
-                if nonBlank >= LineFormatDetector.linesToInspect { throw Settled(format: .bare) }
+                if let format = formatDetector.settle(line, nonBlank: &nonBlank) { throw Settled(format: format) }
             }
         } catch let settled as Settled {
             return settled.format

@@ -154,4 +154,19 @@ public struct LineFormatDetector {
     public func format(of line: UnsafeRawBufferPointer) -> LineFormat? {
         parsers.first { parser in (try? parser.parse(line)).flatMap { $0 } != nil }?.format
     }
+
+    /// Takes an input's lines in order and returns its format once they settle it: the format of the first non-blank
+    /// line with a header, or `bare` at the `linesToInspect`th non-blank line without one. `nonBlank` counts the
+    /// non-blank lines taken so far.
+    func settle(_ line: UnsafeRawBufferPointer, nonBlank: inout Int) -> LineFormat? {
+        guard !LineFormatDetector.isBlank(line) else { return nil }
+        nonBlank += 1
+        if let format = format(of: line) { return format }
+        return nonBlank >= LineFormatDetector.linesToInspect ? .bare : nil
+    }
+
+    /// Empty or only spaces and tabs.
+    static func isBlank(_ line: UnsafeRawBufferPointer) -> Bool {
+        line.allSatisfy { $0 == 0x20 || $0 == 0x09 }
+    }
 }
