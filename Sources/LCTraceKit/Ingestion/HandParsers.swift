@@ -20,85 +20,48 @@ enum HandHeader: Sendable {
 
     /// The header at `start`, or nil when the line is not in the format (a definite answer, as the pattern's).
     func parse(_ line: UnsafeRawBufferPointer, from start: Int) -> LineHeader? {
-        guard let base = line.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
-        var scanner = HeaderScanner(bytes: base, count: line.count, index: start)
-        return scanner.header(self)
-    }
-}
-
-/// The NSLog header matcher's cursor: plain pointer reads, every one checked against the end.
-private struct HeaderScanner {
-    let bytes: UnsafePointer<UInt8>
-    let count: Int
-    var index: Int
-
-    @inline(__always) mutating func digits(_ wanted: Int) -> Bool {
-        guard index + wanted <= count else { return false }
-        for offset in 0..<wanted where !HandParsers.isDigit(bytes[index + offset]) { return false }
-        index += wanted
-        return true
-    }
-
-    @inline(__always) mutating func skip(_ byte: UInt8) -> Bool {
-        guard index < count, bytes[index] == byte else { return false }
-        index += 1
-        return true
-    }
-
-    @inline(__always) mutating func skipDigits() {
-        while index < count, HandParsers.isDigit(bytes[index]) { index += 1 }
-    }
-
-    mutating func header(_ format: HandHeader) -> LineHeader? {
-        let start = index
+        var s = ByteScanner(line)
+        s.index = start
         // \d{4}-\d\d-\d\d then ' ' (modern: [ T]) then \d\d:\d\d:\d\d
-        guard digits(4), skip(0x2D), digits(2), skip(0x2D), digits(2) else { return nil }
-        guard skip(0x20) || (format == .nslogModern && skip(0x54)) else { return nil }
-        guard digits(2), skip(0x3A), digits(2), skip(0x3A), digits(2) else { return nil }
-        switch format {
+        guard s.digits(exactly: 4) != nil, s.skip(0x2D), s.digits(exactly: 2) != nil, s.skip(0x2D),
+              s.digits(exactly: 2) != nil, s.skip(0x20) || (self == .nslogModern && s.skip(0x54)),
+              s.digits(exactly: 2) != nil, s.skip(0x3A), s.digits(exactly: 2) != nil, s.skip(0x3A),
+              s.digits(exactly: 2) != nil
+        else { return nil }
+        switch self {
         case .nslogClassic:
             // (?:\.\d{1,3})? then ' '
-            if skip(0x2E) {
-                let fraction = index
-                while index < count, index - fraction < 3, HandParsers.isDigit(bytes[index]) { index += 1 }
-                guard index > fraction else { return nil }
-            }
+            if s.skip(0x2E), s.digits(upTo: 3) == nil { return nil }
         case .nslogModern:
             // \.\d{4,9} then (?:[+-]\d\d:?\d\d|Z)
-            guard skip(0x2E) else { return nil }
-            let fraction = index
-            skipDigits()
-            guard (4...9).contains(index - fraction) else { return nil }
-            if !skip(0x5A) {
-                guard skip(0x2B) || skip(0x2D), digits(2) else { return nil }
-                _ = skip(0x3A)
-                guard digits(2) else { return nil }
+            guard s.skip(0x2E) else { return nil }
+            let fraction = s.index
+            s.skip(while: HandParsers.isDigit)
+            guard (4...9).contains(s.index - fraction) else { return nil }
+            if !s.skip(0x5A) {
+                guard s.skip(0x2B) || s.skip(0x2D), s.digits(exactly: 2) != nil else { return nil }
+                _ = s.skip(0x3A)
+                guard s.digits(exactly: 2) != nil else { return nil }
             }
         }
-        let time = start..<index
-        guard skip(0x20) else { return nil }
+        let time = start..<s.index
+        guard s.skip(0x20) else { return nil }
         // (?<process>[^\[\]\n]+?)\[ : the process cannot hold '[', so it ends at the first one.
-        let processStart = index
-        while index < count, bytes[index] != 0x5B {
-            guard bytes[index] != 0x5D, bytes[index] != 0x0A else { return nil }
-            index += 1
-        }
-        guard index < count, index > processStart else { return nil }
-        let process = processStart..<index
-        index += 1
+        let processStart = s.index
+        s.skip { $0 != 0x5B && $0 != 0x5D && $0 != 0x0A }
+        let process = processStart..<s.index
+        guard !process.isEmpty, s.skip(0x5B) else { return nil }
         // (?<pid>\d+):(?<tid>[0-9A-Fa-fx]+)\] ?
-        let pidStart = index
-        skipDigits()
-        guard index > pidStart else { return nil }
-        let pid = pidStart..<index
-        guard skip(0x3A) else { return nil }
-        let tidStart = index
-        while index < count, HandParsers.isHexOrX(bytes[index]) { index += 1 }
-        guard index > tidStart else { return nil }
-        let tid = tidStart..<index
-        guard skip(0x5D) else { return nil }
-        _ = skip(0x20)
-        return LineHeader(time: time, process: process, pid: pid, tid: tid, message: index..<count)
+        let pidStart = s.index
+        s.skip(while: HandParsers.isDigit)
+        let pid = pidStart..<s.index
+        guard !pid.isEmpty, s.skip(0x3A) else { return nil }
+        let tidStart = s.index
+        s.skip(while: HandParsers.isHexOrX)
+        let tid = tidStart..<s.index
+        guard !tid.isEmpty, s.skip(0x5D) else { return nil }
+        _ = s.skip(0x20)
+        return LineHeader(time: time, process: process, pid: pid, tid: tid, message: s.index..<line.count)
     }
 }
 

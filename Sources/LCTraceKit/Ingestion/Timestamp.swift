@@ -114,17 +114,33 @@ public struct TimestampReader {
     }
 }
 
-/// A cursor over bytes for the hand-written parsers.
+/// A cursor over bytes for the hand-written parsers (timestamps, line headers). They run on every line, so its
+/// steps are inlined into them.
 struct ByteScanner {
     let bytes: UnsafeRawBufferPointer
     var index = 0
+    /// The same bytes, read through a plain pointer on the hot path.
+    private let base: UnsafePointer<UInt8>
+    private let count: Int
 
-    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    init(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+        count = bytes.count
+        // An empty buffer may have no address; with `count` 0 nothing is ever read through this one.
+        base = (bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!).assumingMemoryBound(to: UInt8.self)
+    }
 
-    var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
-    mutating func advance() { index += 1 }
+    var peek: UInt8? {
+        @inline(__always) get { index < count ? base[index] : nil }
+    }
+    @inline(__always) mutating func advance() { index += 1 }
 
-    mutating func skip(_ byte: UInt8) -> Bool {
+    /// Moves past the bytes that satisfy `predicate`.
+    @inline(__always) mutating func skip(while predicate: (UInt8) -> Bool) {
+        while index < count, predicate(base[index]) { index += 1 }
+    }
+
+    @inline(__always) mutating func skip(_ byte: UInt8) -> Bool {
         guard peek == byte else { return false }
         index += 1
         return true
@@ -136,11 +152,11 @@ struct ByteScanner {
         return bytes[index..<index + count]
     }
 
-    mutating func digits(exactly count: Int) -> Int? {
-        guard index + count <= bytes.count else { return nil }
+    @inline(__always) mutating func digits(exactly count: Int) -> Int? {
+        guard index + count <= self.count else { return nil }
         var value = 0
         for offset in 0..<count {
-            let digit = bytes[index + offset]
+            let digit = base[index + offset]
             guard digit >= 0x30, digit <= 0x39 else { return nil }
             value = value * 10 + Int(digit - 0x30)
         }
@@ -148,7 +164,7 @@ struct ByteScanner {
         return value
     }
 
-    mutating func digits(upTo count: Int) -> Int? {
+    @inline(__always) mutating func digits(upTo count: Int) -> Int? {
         var value = 0
         var taken = 0
         while taken < count, let digit = peek, digit >= 0x30, digit <= 0x39 {
