@@ -205,9 +205,10 @@ public enum TransitionTemplates {
         all.first { $0.kind == kind }
     }
 
-    /// Templates whose steps equal `observed` exactly, in table order.
-    public static func matching(_ observed: [TransitionStep]) -> [TransitionTemplate] {
-        all.filter { $0.steps == observed }
+    /// Positions in `all` of the templates whose steps equal `observed` exactly, in table order (positions, not
+    /// copies: this runs for every transition).
+    public static func matching(_ observed: [TransitionStep]) -> [Int] {
+        all.indices.filter { all[$0].steps == observed }
     }
 
     /// Whether a logged call of `declared` may take the shape `observed`.

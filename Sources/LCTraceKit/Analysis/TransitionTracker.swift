@@ -175,10 +175,9 @@ struct TransitionTracker {
             }
             return declared.kind
         }
-        // Table positions, not copies of the templates: this runs for every transition.
-        let candidates = TransitionTemplates.all.indices.filter { index in
-            TransitionTemplates.all[index].steps == observed && holds(TransitionTemplates.all[index].requirement, from: from, to: to)
-        }.map { (kind: TransitionTemplates.all[$0].kind, direction: TransitionTemplates.all[$0].direction) }
+        let candidates = TransitionTemplates.matching(observed)
+            .filter { holds(TransitionTemplates.all[$0].requirement, from: from, to: to) }
+            .map { (kind: TransitionTemplates.all[$0].kind, direction: TransitionTemplates.all[$0].direction) }
         guard let first = candidates.first else {
             // One controller alone: its own automaton judges its order; only the exchange of two is a transition question.
             if from == nil || to == nil { return to == nil ? .disappear : .appear }
