@@ -21,7 +21,7 @@ public final class JSONRenderer: ReportSink {
         var configValue = JSONWriter(indent: nil)
         configValue.value(config)
         output.write("{\n  \"schemaVersion\": \(ReportJSON.schemaVersion),\n  \"config\": ")
-        output.write(bytes: configValue.bytes)
+        output.write(configValue.buffer.bytes)
         output.write(",\n  \"sessions\": [")
     }
 
@@ -30,8 +30,8 @@ public final class JSONRenderer: ReportSink {
     public func finding(_ finding: Finding) {
         writer.reset()
         writer.object { ReportJSON.findingMembers(finding, into: &$0) }
-        findings.append(Array((findingsWritten == 0 ? "\n    " : ",\n    ").utf8))
-        findings.append(writer.bytes)
+        findings.append(findingsWritten == 0 ? "\n    " : ",\n    ")
+        findings.append(writer.buffer.bytes)
         findingsWritten += 1
     }
 
@@ -39,7 +39,7 @@ public final class JSONRenderer: ReportSink {
         writer.reset()
         writer.object { ReportJSON.sessionMembers(session, events: includeEvents, into: &$0) }
         output.write(sessionsWritten == 0 ? "\n    " : ",\n    ")
-        output.write(bytes: writer.bytes)
+        output.write(writer.buffer.bytes)
         sessionsWritten += 1
     }
 
@@ -53,7 +53,7 @@ public final class JSONRenderer: ReportSink {
         var summaryWriter = JSONWriter(indent: 1)
         summaryWriter.object { ReportJSON.summaryMembers(summary, into: &$0) }
         output.write("  \"summary\": ")
-        output.write(bytes: summaryWriter.bytes)
+        output.write(summaryWriter.buffer.bytes)
         output.write("\n}\n")
         output.flush()
     }
@@ -64,9 +64,13 @@ final class Spool {
     private let file: UnsafeMutablePointer<FILE>? = tmpfile()
     private var memory: [UInt8] = []
 
-    func append(_ bytes: [UInt8]) {
+    func append(_ bytes: UnsafeRawBufferPointer) {
         guard let file else { memory += bytes; return }
-        bytes.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, file) }
+        _ = fwrite(bytes.baseAddress, 1, bytes.count, file)
+    }
+
+    func append(_ text: StaticString) {
+        text.withUTF8Buffer { append(UnsafeRawBufferPointer($0)) }
     }
 
     /// Writes everything put aside to `output`, in order.

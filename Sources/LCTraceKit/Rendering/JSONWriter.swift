@@ -2,7 +2,8 @@
 /// level, from a starting level) or on one line (JSON Lines). `/` is left unescaped. The reports are written with
 /// it directly, so no tree of values is built per item.
 struct JSONWriter {
-    private(set) var bytes: [UInt8] = []
+    /// The text written so far. A writer owns its buffer; it is passed `inout`, never copied.
+    let buffer: ByteBuffer
     /// nil: everything on one line.
     private let pretty: Bool
     private var level: Int
@@ -13,15 +14,18 @@ struct JSONWriter {
     private var afterKey = false
 
     /// `indent` is the level the outermost value starts at, or nil for one line.
-    init(indent: Int?) {
+    init(indent: Int?, capacity: Int = 512) {
         pretty = indent != nil
         level = indent ?? 0
-        bytes.reserveCapacity(512)
+        buffer = ByteBuffer(capacity: capacity)
     }
+
+    /// A copy of the text written so far.
+    var bytes: [UInt8] { buffer.array }
 
     /// Empties the buffer for the next value, keeping its memory.
     mutating func reset() {
-        bytes.removeAll(keepingCapacity: true)
+        buffer.removeAll()
         depth = 0
         first = true
         afterKey = false
@@ -50,11 +54,9 @@ struct JSONWriter {
     /// A member name from the report schema: plain ASCII, written as it is.
     mutating func key(_ name: StaticString) {
         separate()
-        bytes.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
-        if pretty { bytes.append(UInt8(ascii: " ")) }
+        buffer.append(UInt8(ascii: "\""))
+        buffer.append(name)
+        buffer.append(pretty ? "\": " as StaticString : "\":")
         afterKey = true
     }
 
@@ -62,14 +64,13 @@ struct JSONWriter {
     mutating func key(_ name: String) {
         separate()
         writeString(name)
-        bytes.append(UInt8(ascii: ":"))
-        if pretty { bytes.append(UInt8(ascii: " ")) }
+        buffer.append(pretty ? ": " as StaticString : ":")
         afterKey = true
     }
 
     private mutating func open(_ bracket: UInt8) {
         beginValue()
-        bytes.append(bracket)
+        buffer.append(bracket)
         depth += 1
         if pretty { level += 1 }
         first = true
@@ -79,7 +80,7 @@ struct JSONWriter {
         depth -= 1
         if pretty { level -= 1 }
         if !first { newline() }
-        bytes.append(bracket)
+        buffer.append(bracket)
         first = false
     }
 
@@ -90,37 +91,27 @@ struct JSONWriter {
     /// A comma before every element but the first, then the element's line break and indentation.
     private mutating func separate() {
         guard depth > 0 else { return }
-        if !first { bytes.append(UInt8(ascii: ",")) }
+        if !first { buffer.append(UInt8(ascii: ",")) }
         first = false
         newline()
     }
 
     private mutating func newline() {
         guard pretty else { return }
-        let width = level * 2
-        if width < JSONWriter.indentation.count {
-            JSONWriter.indentation.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[...width])) }
-        } else {
-            bytes.append(0x0A)
-            bytes.append(contentsOf: repeatElement(0x20, count: width))
-        }
+        buffer.append(0x0A)
+        buffer.append(repeating: 0x20, times: level * 2)
     }
-
-    /// A line break and 32 spaces: each line start is a prefix of it.
-    private static let indentation: [UInt8] = [0x0A] + Array(repeating: 0x20, count: 32)
 
     // MARK: Values
 
     mutating func null() {
         beginValue()
-        JSONWriter.null.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        buffer.append("null")
     }
-
-    private static let null: StaticString = "null"
 
     mutating func value(_ value: Bool) {
         beginValue()
-        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        buffer.append(value ? "true" as StaticString : "false")
     }
 
     mutating func value(_ value: Int) {
@@ -134,7 +125,7 @@ struct JSONWriter {
         if let whole = JSONWriter.wholeNumber(value) {
             writeInteger(whole)
         } else {
-            bytes.append(contentsOf: JSONWriter.format(value).utf8)
+            buffer.append(JSONWriter.format(value))
         }
     }
 
@@ -148,7 +139,7 @@ struct JSONWriter {
     mutating func value(_ value: String?) { if let value { self.value(value) } else { null() } }
 
     /// Ends a JSON Lines record.
-    mutating func endLine() { bytes.append(0x0A) }
+    mutating func endLine() { buffer.append(0x0A) }
 
     mutating func member(_ name: StaticString, _ value: Int) { key(name); self.value(value) }
     mutating func member(_ name: StaticString, _ value: Int?) { key(name); self.value(value) }
@@ -159,49 +150,70 @@ struct JSONWriter {
     // MARK: Scalars
 
     private mutating func writeInteger(_ value: Int64) {
-        JSONWriter.appendInteger(value, to: &bytes)
+        JSONWriter.appendInteger(value, to: buffer)
     }
 
-    /// Decimal digits of `value`, written straight into `bytes`.
-    static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+    /// Decimal digits of `value`, written straight into `buffer`.
+    static func appendInteger(_ value: Int64, to buffer: ByteBuffer) {
+        if value < 0 { buffer.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 24 digits, filled from the end
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
+        withUnsafeMutableBytes(of: &digits) { digits in
+            var count = 0
             repeat {
                 count += 1
-                buffer[24 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                digits[24 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
                 magnitude /= 10
             } while magnitude > 0
-            bytes.append(contentsOf: buffer[(24 - count)...])
+            buffer.append(UnsafeRawBufferPointer(rebasing: digits[(24 - count)...]))
         }
     }
 
     private mutating func writeString(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
+        buffer.append(UInt8(ascii: "\""))
         var value = value
         let copied = value.withUTF8 { utf8 in
-            for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
-            bytes.append(contentsOf: utf8)
+            guard !JSONWriter.needsEscaping(UnsafeRawBufferPointer(utf8)) else { return false }
+            buffer.append(UnsafeRawBufferPointer(utf8))
             return true
         }
         if !copied {
             for byte in value.utf8 {
                 switch byte {
-                case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
-                case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
-                case 0x0A: bytes.append(contentsOf: #"\n"#.utf8)
-                case 0x0D: bytes.append(contentsOf: #"\r"#.utf8)
-                case 0x09: bytes.append(contentsOf: #"\t"#.utf8)
+                case UInt8(ascii: "\""): buffer.append(#"\""#)
+                case UInt8(ascii: "\\"): buffer.append(#"\\"#)
+                case 0x0A: buffer.append(#"\n"#)
+                case 0x0D: buffer.append(#"\r"#)
+                case 0x09: buffer.append(#"\t"#)
                 case ..<0x20:
                     let hex = String(byte, radix: 16)
-                    bytes.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
-                default: bytes.append(byte)
+                    buffer.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
+                default: buffer.append(byte)
                 }
             }
         }
-        bytes.append(UInt8(ascii: "\""))
+        buffer.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether the text holds a control character, a quote or a backslash; eight bytes at a time.
+    static func needsEscaping(_ text: UnsafeRawBufferPointer) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        /// The high bit set in each byte of `word` that is zero (exact for the first such byte, which is enough).
+        func zeroBytes(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & highs }
+        var offset = 0
+        while offset + 8 <= text.count {
+            let word = UInt64(littleEndian: text.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            let control = (word &- ones &* 0x20) & ~word & highs
+            if control | zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x5C)) != 0 { return true }
+            offset += 8
+        }
+        while offset < text.count {
+            let byte = text[offset]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
+            offset += 1
+        }
+        return false
     }
 
     /// Milliseconds and other measures: at most three decimals, no trailing zeros, integers without a point.

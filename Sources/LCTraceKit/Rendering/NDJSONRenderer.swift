@@ -11,7 +11,7 @@ public final class NDJSONRenderer: ReportSink {
 
     /// Events (unless left out) and transitions, rendered the same way here and on a parallel run's workers.
     public let liveItemLines: LiveItemLines?
-    private var line: [UInt8] = []
+    private let line = ByteBuffer()
 
     public init(output: Output, includeEvents: Bool, config: String? = nil, flushEachLine: Bool) {
         self.output = output
@@ -36,11 +36,11 @@ public final class NDJSONRenderer: ReportSink {
     }
 
     public func write(_ item: RenderedItem, session: Int) {
-        line.removeAll(keepingCapacity: true)
-        item.head.withUTF8Buffer { line.append(contentsOf: $0) }
-        JSONWriter.appendInteger(Int64(session), to: &line)
-        line.append(contentsOf: item.tail)
-        output.write(bytes: line)
+        line.removeAll()
+        line.append(item.head)
+        JSONWriter.appendInteger(Int64(session), to: line)
+        line.append(item.tail.bytes)
+        output.write(line.bytes)
         if flushEachLine { output.flush() }
     }
 
@@ -69,7 +69,7 @@ public final class NDJSONRenderer: ReportSink {
             fields(&w)
         }
         writer.endLine()
-        output.write(bytes: writer.bytes)
+        output.write(writer.buffer.bytes)
         if flushEachLine { output.flush() }
     }
 }
@@ -97,18 +97,18 @@ public struct LiveItemLines: Sendable {
     }
 
     /// The members after the session number, from their comma to the line's end.
-    private static func tail(_ members: (inout JSONWriter) -> Void) -> [UInt8] {
-        var writer = JSONWriter(indent: nil)
+    private static func tail(_ members: (inout JSONWriter) -> Void) -> ByteBuffer {
+        var writer = JSONWriter(indent: nil, capacity: 256)
         writer.object(members)
-        var bytes = writer.bytes
-        bytes[0] = UInt8(ascii: ",")
-        bytes.append(0x0A)
-        return bytes
+        writer.buffer.replace(at: 0, with: UInt8(ascii: ","))
+        writer.endLine()
+        return writer.buffer
     }
 }
 
 /// One live item's line but for its session number.
 public struct RenderedItem: Sendable {
     let head: StaticString
-    let tail: [UInt8]
+    /// Written once, on the thread that rendered it, and only read after.
+    let tail: ByteBuffer
 }

@@ -5,14 +5,13 @@ import Glibc
 /// Where a renderer writes: a buffered file descriptor (standard output) or memory (tests).
 public final class Output: TextOutputStream {
     private let fd: Int32?
-    private var buffer: [UInt8] = []
+    private let buffer = ByteBuffer(capacity: 1 << 17)
     /// Everything written, when writing to memory.
     public private(set) var text = ""
 
     /// Buffered writes to a file descriptor, flushed at 64 KiB and on `flush()`.
     public init(fileDescriptor: Int32) {
         fd = fileDescriptor
-        buffer.reserveCapacity(1 << 16)
     }
 
     /// Collects everything in `text`.
@@ -20,27 +19,30 @@ public final class Output: TextOutputStream {
 
     public func write(_ string: String) {
         guard fd != nil else { text += string; return }
-        buffer.append(contentsOf: string.utf8)
+        buffer.append(string)
         if buffer.count >= 1 << 16 { flush() }
     }
 
     public func write(bytes: [UInt8]) {
+        bytes.withUnsafeBytes { write($0) }
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) {
         guard fd != nil else { text += String(decoding: bytes, as: UTF8.self); return }
-        buffer.append(contentsOf: bytes)
+        buffer.append(bytes)
         if buffer.count >= 1 << 16 { flush() }
     }
 
     public func flush() {
         guard let fd, !buffer.isEmpty else { return }
-        buffer.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 { if errno == EINTR { continue } else { break } }
-                offset += written
-            }
+        let bytes = buffer.bytes
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 { if errno == EINTR { continue } else { break } }
+            offset += written
         }
-        buffer.removeAll(keepingCapacity: true)
+        buffer.removeAll()
     }
 
     deinit { flush() }

@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Growable bytes written through a raw pointer: one capacity check per write, and none of an array's
+/// copy-on-write checks. The reports and the output buffer are built in it.
+final class ByteBuffer: @unchecked Sendable {
+    private(set) var start: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int = 512) {
+        self.capacity = max(capacity, 16)
+        start = .allocate(capacity: self.capacity)
+    }
+
+    deinit { start.deallocate() }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// The bytes written so far; valid until the next write.
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: start, count: count) }
+
+    /// A copy of the bytes written so far.
+    var array: [UInt8] { Array(UnsafeBufferPointer(start: start, count: count)) }
+
+    func removeAll() { count = 0 }
+
+    @inline(__always)
+    func append(_ byte: UInt8) {
+        if count == capacity { grow(to: count + 1) }
+        start[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    func append(_ bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress else { return }
+        if count + bytes.count > capacity { grow(to: count + bytes.count) }
+        memcpy(start + count, source, bytes.count)
+        count += bytes.count
+    }
+
+    @inline(__always)
+    func append(_ text: StaticString) {
+        text.withUTF8Buffer { append(UnsafeRawBufferPointer($0)) }
+    }
+
+    func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { append($0) }
+    }
+
+    func append(_ text: String) {
+        var text = text
+        text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// `byte` written `times` times.
+    func append(repeating byte: UInt8, times: Int) {
+        guard times > 0 else { return }
+        if count + times > capacity { grow(to: count + times) }
+        memset(start + count, Int32(byte), times)
+        count += times
+    }
+
+    /// Overwrites a byte already written.
+    func replace(at index: Int, with byte: UInt8) {
+        precondition(index < count)
+        start[index] = byte
+    }
+
+    private func grow(to needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        larger.update(from: start, count: count)
+        start.deallocate()
+        start = larger
+        capacity = newCapacity
+    }
+}
