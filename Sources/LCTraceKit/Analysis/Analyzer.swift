@@ -307,7 +307,8 @@ private final class InputRun {
         return true
     }
 
-    private func handle(_ message: LifecycleMessage, header: LineHeader, line: UnsafeRawBufferPointer) {
+    /// Takes the message (consuming it: it moves into the event rather than being copied).
+    private func handle(_ message: consuming LifecycleMessage, header: LineHeader, line: UnsafeRawBufferPointer) {
         summary.events += 1
         let pid = header.pid.flatMap { Int(decoding: line[$0]) }
         let timeText = header.time.map { TimeText(line[$0]) }

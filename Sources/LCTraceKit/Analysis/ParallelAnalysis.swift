@@ -86,8 +86,9 @@ final class Recording: ReportSink, @unchecked Sendable {
     var classesLoggingDealloc: Set<String> = []
     var unknownWhenAsked: Set<String> = []
 
-    /// The replaying sink's renderer of live items, used on the worker's thread.
+    /// The replaying sink's renderer of live items, used on the worker's thread, and the text it renders them into.
     let lines: LiveItemLines?
+    private let renderedText = ByteBuffer(capacity: 1 << 16)
 
     init(wantsLiveItems: Bool, lines: LiveItemLines?) {
         self.wantsLiveItems = wantsLiveItems
@@ -98,11 +99,13 @@ final class Recording: ReportSink, @unchecked Sendable {
     func finding(_ finding: Finding) { items.append(.finding(finding)) }
     func event(_ event: EventRecord, subject: String, session: Int, input: String) {
         guard let lines else { items.append(.event(event, subject: subject, session: session, input: input)); return }
-        if let item = lines.event(event, subject: subject, input: input) { items.append(.rendered(item, session: session)) }
+        if let item = lines.event(event, subject: subject, input: input, into: renderedText) {
+            items.append(.rendered(item, session: session))
+        }
     }
     func transition(_ transition: TransitionReport, session: Int, input: String) {
         guard let lines else { items.append(.transition(transition, session: session, input: input)); return }
-        items.append(.rendered(lines.transition(transition, input: input), session: session))
+        items.append(.rendered(lines.transition(transition, input: input, into: renderedText), session: session))
     }
     func sessionClosed(_ session: SessionReport) { items.append(.session(session)) }
     func endInput(_ summary: InputSummary) { items.append(.end(summary)) }

@@ -160,7 +160,7 @@ final class SessionAnalyzer: TransitionContext {
         checkEnding(inFlight: inFlight)
         return SessionReport(
             index: index, input: input, process: process, pid: pid, startLine: startLine, endLine: endLine,
-            startTime: startTime?.string, endTime: endTime?.string, durationMs: milliseconds(from: startMicros, to: lastMicros),
+            startTime: startTime, endTime: endTime, durationMs: milliseconds(from: startMicros, to: lastMicros),
             launch: launch, app: app, scenes: activity.sceneReports,
             controllers: controllers.map { state in
                 var report = state.report
@@ -416,10 +416,10 @@ final class SessionAnalyzer: TransitionContext {
     /// New means its life began with its view loading. When the app logs no viewDidLoad at all, a controller first
     /// seen in the transition counts as new instead.
     func isNew(_ controller: Int, at line: Int) -> Bool {
-        let state = controllers[controller]
-        if let appeared = state.firstAppearanceLine, appeared < line { return false }
-        if state.firstCallback?.beginsLife == true { return true }
-        return !logsViewLoading && state.report.firstLine >= line
+        // Read in place: a copy of the state would retain its arrays and strings.
+        if let appeared = controllers[controller].firstAppearanceLine, appeared < line { return false }
+        if controllers[controller].firstCallback?.beginsLife == true { return true }
+        return !logsViewLoading && controllers[controller].report.firstLine >= line
     }
 
     func isChild(_ controller: Int) -> Bool { controllers[controller].isChild }
@@ -485,7 +485,7 @@ final class SessionAnalyzer: TransitionContext {
     }
 
     private func record(_ event: LifecycleEvent) -> EventRecord {
-        EventRecord(line: event.line, time: event.timeText?.string, offsetMs: milliseconds(from: startMicros, to: event.micros),
+        EventRecord(line: event.line, time: event.timeText, offsetMs: milliseconds(from: startMicros, to: event.micros),
                     callback: event.message.callback, spelled: event.message.spelled)
     }
 
@@ -521,16 +521,29 @@ final class SessionAnalyzer: TransitionContext {
 
 /// The last three events of a session, for the post-mortem; kept without allocating per event.
 private struct RecentEvents {
-    private var entries: [(line: Int, message: LifecycleMessage)?] = [nil, nil, nil]
+    /// A concrete element type (not an optional tuple), so that storing one is a plain copy.
+    private struct Entry {
+        var line: Int
+        var message: LifecycleMessage
+    }
+
+    private static let capacity = 3
+    /// Oldest first once full; `next` is where the next entry goes.
+    private var entries: [Entry] = []
     private var next = 0
 
     mutating func note(line: Int, message: LifecycleMessage) {
-        entries[next] = (line, message)
-        next = (next + 1) % entries.count
+        if entries.count < RecentEvents.capacity {
+            entries.append(Entry(line: line, message: message))
+        } else {
+            entries[next] = Entry(line: line, message: message)
+        }
+        next = (next + 1) % RecentEvents.capacity
     }
 
     var described: String {
-        (0..<entries.count).compactMap { entries[(next + $0) % entries.count] }
+        let ordered = entries.count < RecentEvents.capacity ? entries : Array(entries[next...] + entries[..<next])
+        return ordered
             .map { "line \($0.line) \($0.message.className.map { $0 + " " } ?? "")\($0.message.spelled)" }
             .joined(separator: ", ")
     }

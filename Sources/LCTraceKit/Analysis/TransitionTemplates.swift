@@ -59,6 +59,37 @@ public struct TransitionStep: Sendable, Hashable {
     public let callback: Callback
 }
 
+/// A sequence of transition steps packed into one integer, three bits a step (its role, and which of the four
+/// appearance callbacks it is), so that the templates of a shape are found with one lookup as steps arrive, without
+/// building arrays of steps. Longer than any template, or holding another callback, it fits none.
+public struct TransitionShape: Hashable, Sendable {
+    private var bits: UInt64 = 0
+    private var count = 0
+    /// The most steps a shape holds; every template is far shorter.
+    static let maxSteps = 21
+
+    public init() {}
+
+    public init(_ steps: [TransitionStep]) {
+        for step in steps { append(step) }
+    }
+
+    public mutating func append(_ step: TransitionStep) {
+        let callbackCode: UInt64
+        switch step.callback {
+        case .viewWillAppear: callbackCode = 0
+        case .viewDidAppear: callbackCode = 1
+        case .viewWillDisappear: callbackCode = 2
+        case .viewDidDisappear: callbackCode = 3
+        default: count = TransitionShape.maxSteps + 1; return
+        }
+        guard count < TransitionShape.maxSteps else { count = TransitionShape.maxSteps + 1; return }
+        let code = callbackCode << 1 | (step.role == .incoming ? 1 : 0)
+        bits |= code << UInt64(3 * count)
+        count += 1
+    }
+}
+
 /// An ordering UIKit produces when one controller replaces another. Orders across the two controllers
 /// differ by transition kind (ground truth §11.3); within one controller `will` always precedes `did`.
 public struct TransitionTemplate: Sendable {
@@ -202,18 +233,25 @@ public enum TransitionTemplates {
 
     /// The template a logged call of `kind` is held to.
     public static func declared(_ kind: TransitionKind) -> TransitionTemplate? {
-        all.first { $0.kind == kind }
+        firstPositionByKind[kind].map { all[$0] }
     }
 
-    /// Positions in `all` of the templates whose steps equal `observed` exactly, in table order (positions, not
+    private static let firstPositionByKind: [TransitionKind: Int] =
+        Dictionary(all.indices.map { (all[$0].kind, $0) }, uniquingKeysWith: { first, _ in first })
+
+    /// Positions in `all` of the templates whose steps have exactly this shape, in table order (positions, not
     /// copies: this runs for every transition).
-    public static func matching(_ observed: [TransitionStep]) -> [Int] {
-        all.indices.filter { all[$0].steps == observed }
+    public static func matching(_ shape: TransitionShape) -> [Int] {
+        positionsByShape[shape] ?? []
     }
 
-    /// Whether a logged call of `declared` may take the shape `observed`.
-    public static func accepts(_ declared: TransitionKind, _ observed: [TransitionStep]) -> TransitionTemplate? {
-        all.first { $0.satisfies.contains(declared) && $0.steps == observed }
+    private static let positionsByShape: [TransitionShape: [Int]] =
+        Dictionary(grouping: all.indices) { TransitionShape(all[$0].steps) }
+
+    /// Whether a logged call of `declared` may take this shape.
+    public static func accepts(_ declared: TransitionKind, _ shape: TransitionShape) -> TransitionTemplate? {
+        for position in matching(shape) where all[position].satisfies.contains(declared) { return all[position] }
+        return nil
     }
 
     /// How many leading steps of `observed` some template shares: the step after them is the first out of place.

@@ -33,6 +33,8 @@ struct TransitionTracker {
         /// The controllers taking part, in order of their first callback, with their roles (a few at most: a list).
         var participants: [(controller: Int, role: TransitionRole)]
         var steps: [ObservedStep]
+        /// The steps by role and callback, kept as they arrive: what the templates are looked up by.
+        var shape = TransitionShape()
         var declared: (kind: TransitionKind, line: Int)?
         var hadViolation = false
         /// Declared, at rest, and still missing an outgoing or an incoming controller.
@@ -117,11 +119,12 @@ struct TransitionTracker {
             open!.participants.append((step.controller, role))
         }
         open!.steps.append(step)
+        open!.shape.append(TransitionStep(role: open!.role(of: step.controller)!, callback: step.callback))
         open!.hadViolation = open!.hadViolation || violated
 
         if open!.allAtRest(context) {
             if let declared = open!.declared, !open!.hasBothRoles,
-               TransitionTemplates.accepts(declared.kind, open!.observed) == nil {
+               TransitionTemplates.accepts(declared.kind, open!.shape) == nil {
                 open?.waitingForOtherSide = true
             } else {
                 close()
@@ -160,10 +163,10 @@ struct TransitionTracker {
     }
 
     private func classify(_ current: Open, from: Int?, to: Int?) -> TransitionKind {
-        let observed = current.observed
         if let declared = current.declared {
-            if let accepted = TransitionTemplates.accepts(declared.kind, observed) { return accepted.kind }
+            if let accepted = TransitionTemplates.accepts(declared.kind, current.shape) { return accepted.kind }
             if !current.hadViolation, let template = TransitionTemplates.declared(declared.kind) {
+                let observed = current.observed
                 let index = zip(template.steps, observed).prefix { $0 == $1 }.count
                 let got = current.steps[min(index, current.steps.count - 1)]
                 let expected = index < template.steps.count ? describe(template.steps[index], from: from, to: to) : "no further callback"
@@ -175,20 +178,27 @@ struct TransitionTracker {
             }
             return declared.kind
         }
-        let candidates = TransitionTemplates.matching(observed)
-            .filter { holds(TransitionTemplates.all[$0].requirement, from: from, to: to) }
-            .map { (kind: TransitionTemplates.all[$0].kind, direction: TransitionTemplates.all[$0].direction) }
-        guard let first = candidates.first else {
+        let templates = TransitionTemplates.all
+        let positions = TransitionTemplates.matching(current.shape)
+        var candidates: (first: Int?, several: Bool) = (nil, false)
+        for position in positions where holds(templates[position].requirement, from: from, to: to) {
+            if candidates.first == nil { candidates.first = position } else { candidates.several = true; break }
+        }
+        guard let first = candidates.first.map({ templates[$0] }) else {
             // One controller alone: its own automaton judges its order; only the exchange of two is a transition question.
             if from == nil || to == nil { return to == nil ? .disappear : .appear }
-            if !current.hadViolation { reportUnrecognized(current, observed: observed) }
+            if !current.hadViolation { reportUnrecognized(current, observed: current.observed) }
             return .unrecognized
         }
         // Several templates fit only for push/pop, pop-to-root and present/dismiss, which share their shapes.
-        guard candidates.count > 1, let from, let to else { return first.kind }
+        guard candidates.several, let from, let to else { return first.kind }
         // The history (or, without one, the incoming controller's newness) decides the direction.
         let direction: TransitionTemplate.Direction = isReturn(from: from, to: to, at: current.steps[0].line) ? .backward : .forward
-        return (candidates.first { $0.direction == direction } ?? first).kind
+        for position in positions where templates[position].direction == direction
+            && holds(templates[position].requirement, from: from, to: to) {
+            return templates[position].kind
+        }
+        return first.kind
     }
 
     private func reportUnrecognized(_ current: Open, observed: [TransitionStep]) {
@@ -266,7 +276,7 @@ struct TransitionTracker {
             kind: kind, declared: current.declared?.kind, declaredLine: current.declared?.line,
             from: outgoing.map(context.name(of:)), to: incoming.map(context.name(of:)),
             controllers: current.order.map(context.name(of:)),
-            startLine: first.line, endLine: last.line, startTime: first.timeText?.string,
+            startLine: first.line, endLine: last.line, startTime: first.timeText,
             durationMs: milliseconds(from: first.micros, to: last.micros))
     }
 }

@@ -1,6 +1,6 @@
 /// A timestamp as written in the log, kept inline without allocating until it is printed: most events' times are
 /// never printed (only a session's first and last, and a transition's start, unless every event is listed).
-public struct TimeText: Sendable {
+public struct TimeText: Sendable, Equatable, CustomStringConvertible {
     public static let inlineCapacity = 48
     private var inline: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
     private var count = 0
@@ -20,8 +20,19 @@ public struct TimeText: Sendable {
 
     /// The text, made into a String now.
     public var string: String {
-        if let long { return long }
+        withUTF8 { String(decoding: $0, as: UTF8.self) }
+    }
+
+    public var description: String { string }
+
+    /// The text's UTF-8 bytes, without making a String.
+    public func withUTF8<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        if var long { return long.withUTF8 { body(UnsafeRawBufferPointer($0)) } }
         var copy = inline
-        return withUnsafeBytes(of: &copy) { String(decoding: $0.prefix(count), as: UTF8.self) }
+        return withUnsafeBytes(of: &copy) { body(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
+    }
+
+    public static func == (lhs: TimeText, rhs: TimeText) -> Bool {
+        lhs.withUTF8 { left in rhs.withUTF8 { right in left.elementsEqual(right) } }
     }
 }

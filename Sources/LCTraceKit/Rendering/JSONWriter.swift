@@ -2,7 +2,7 @@
 /// level, from a starting level) or on one line (JSON Lines). `/` is left unescaped. The reports are written with
 /// it directly, so no tree of values is built per item.
 struct JSONWriter {
-    /// The text written so far. A writer owns its buffer; it is passed `inout`, never copied.
+    /// The text written so far. A writer is passed `inout`, never copied; only one writes to a buffer at a time.
     let buffer: ByteBuffer
     /// nil: everything on one line.
     private let pretty: Bool
@@ -15,9 +15,14 @@ struct JSONWriter {
 
     /// `indent` is the level the outermost value starts at, or nil for one line.
     init(indent: Int?, capacity: Int = 512) {
+        self.init(appendingTo: ByteBuffer(capacity: capacity), indent: indent)
+    }
+
+    /// A writer that adds to the end of text already in `buffer`.
+    init(appendingTo buffer: ByteBuffer, indent: Int?) {
         pretty = indent != nil
         level = indent ?? 0
-        buffer = ByteBuffer(capacity: capacity)
+        self.buffer = buffer
     }
 
     /// A copy of the text written so far.
@@ -138,6 +143,13 @@ struct JSONWriter {
     mutating func value(_ value: Double?) { if let value { self.value(value) } else { null() } }
     mutating func value(_ value: String?) { if let value { self.value(value) } else { null() } }
 
+    /// A timestamp as logged, written from its bytes.
+    mutating func value(_ value: TimeText?) {
+        guard let value else { null(); return }
+        beginValue()
+        value.withUTF8 { writeString($0) }
+    }
+
     /// Ends a JSON Lines record.
     mutating func endLine() { buffer.append(0x0A) }
 
@@ -146,6 +158,7 @@ struct JSONWriter {
     mutating func member(_ name: StaticString, _ value: Double?) { key(name); self.value(value) }
     mutating func member(_ name: StaticString, _ value: String) { key(name); self.value(value) }
     mutating func member(_ name: StaticString, _ value: String?) { key(name); self.value(value) }
+    mutating func member(_ name: StaticString, _ value: TimeText?) { key(name); self.value(value) }
 
     // MARK: Scalars
 
@@ -170,15 +183,18 @@ struct JSONWriter {
     }
 
     private mutating func writeString(_ value: String) {
-        buffer.append(UInt8(ascii: "\""))
-        var value = value
-        let copied = value.withUTF8 { utf8 in
-            guard !JSONWriter.needsEscaping(UnsafeRawBufferPointer(utf8)) else { return false }
-            buffer.append(UnsafeRawBufferPointer(utf8))
-            return true
+        if value.utf8.withContiguousStorageIfAvailable({ writeString(UnsafeRawBufferPointer($0)) }) == nil {
+            var value = value
+            value.withUTF8 { writeString(UnsafeRawBufferPointer($0)) }
         }
-        if !copied {
-            for byte in value.utf8 {
+    }
+
+    private mutating func writeString(_ utf8: UnsafeRawBufferPointer) {
+        buffer.append(UInt8(ascii: "\""))
+        if !JSONWriter.needsEscaping(utf8) {
+            buffer.append(utf8)
+        } else {
+            for byte in utf8 {
                 switch byte {
                 case UInt8(ascii: "\""): buffer.append(#"\""#)
                 case UInt8(ascii: "\\"): buffer.append(#"\\"#)
@@ -201,19 +217,21 @@ struct JSONWriter {
         let highs: UInt64 = 0x8080_8080_8080_8080
         /// The high bit set in each byte of `word` that is zero (exact for the first such byte, which is enough).
         func zeroBytes(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & highs }
-        var offset = 0
-        while offset + 8 <= text.count {
-            let word = UInt64(littleEndian: text.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        func needsEscaping(_ word: UInt64) -> Bool {
             let control = (word &- ones &* 0x20) & ~word & highs
-            if control | zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x5C)) != 0 { return true }
+            return control | zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x5C)) != 0
+        }
+        guard text.count >= 8 else {
+            for byte in text where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
+            return false
+        }
+        var offset = 0
+        while offset + 8 < text.count {
+            if needsEscaping(UInt64(littleEndian: text.loadUnaligned(fromByteOffset: offset, as: UInt64.self))) { return true }
             offset += 8
         }
-        while offset < text.count {
-            let byte = text[offset]
-            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
-            offset += 1
-        }
-        return false
+        // The last eight bytes, overlapping words already read.
+        return needsEscaping(UInt64(littleEndian: text.loadUnaligned(fromByteOffset: text.count - 8, as: UInt64.self)))
     }
 
     /// Milliseconds and other measures: at most three decimals, no trailing zeros, integers without a point.

@@ -11,7 +11,9 @@ public final class NDJSONRenderer: ReportSink {
 
     /// Events (unless left out) and transitions, rendered the same way here and on a parallel run's workers.
     public let liveItemLines: LiveItemLines?
-    private let line = ByteBuffer()
+    /// The live item being written: rendered here, then written after its session number.
+    private let itemText = ByteBuffer()
+    private let line = ByteBuffer(capacity: 64)
 
     public init(output: Output, includeEvents: Bool, config: String? = nil, flushEachLine: Bool) {
         self.output = output
@@ -26,12 +28,14 @@ public final class NDJSONRenderer: ReportSink {
     public func endInput(_ summary: InputSummary) {}
 
     public func event(_ event: EventRecord, subject: String, session: Int, input: String) {
-        guard let item = liveItemLines?.event(event, subject: subject, input: input) else { return }
+        itemText.removeAll()
+        guard let item = liveItemLines?.event(event, subject: subject, input: input, into: itemText) else { return }
         write(item, session: session)
     }
 
     public func transition(_ transition: TransitionReport, session: Int, input: String) {
-        guard let item = liveItemLines?.transition(transition, input: input) else { return }
+        itemText.removeAll()
+        guard let item = liveItemLines?.transition(transition, input: input, into: itemText) else { return }
         write(item, session: session)
     }
 
@@ -39,8 +43,8 @@ public final class NDJSONRenderer: ReportSink {
         line.removeAll()
         line.append(item.head)
         JSONWriter.appendInteger(Int64(session), to: line)
-        line.append(item.tail.bytes)
         output.write(line.bytes)
+        output.write(item.tail)
         if flushEachLine { output.flush() }
     }
 
@@ -76,39 +80,52 @@ public final class NDJSONRenderer: ReportSink {
 
 /// The JSON Lines of the live items, events and transitions, rendered on any thread except for their session number:
 /// a section of a file analysed in parallel does not know how many sessions came before it until it is replayed.
-/// The line is `head`, the session number, then `tail`; the renderer writes every such line this way.
+/// The line is `head`, the session number, then the tail; the renderer writes every such line this way. Tails are
+/// appended to a text the caller keeps (a worker keeps one for all the items of its part of the input).
 public struct LiveItemLines: Sendable {
     let includeEvents: Bool
 
-    func event(_ event: EventRecord, subject: String, input: String) -> RenderedItem? {
+    func event(_ event: EventRecord, subject: String, input: String, into text: ByteBuffer) -> RenderedItem? {
         guard includeEvents else { return nil }
-        return RenderedItem(head: #"{"type":"event","session":"#, tail: LiveItemLines.tail { w in
+        return RenderedItem(head: #"{"type":"event","session":"#, text: text, tail: LiveItemLines.tail(into: text) { w in
             w.member("input", input)
             w.member("subject", subject)
             ReportJSON.eventMembers(event, into: &w)
         })
     }
 
-    func transition(_ transition: TransitionReport, input: String) -> RenderedItem {
-        RenderedItem(head: #"{"type":"transition","session":"#, tail: LiveItemLines.tail { w in
+    func transition(_ transition: TransitionReport, input: String, into text: ByteBuffer) -> RenderedItem {
+        RenderedItem(head: #"{"type":"transition","session":"#, text: text, tail: LiveItemLines.tail(into: text) { w in
             w.member("input", input)
             ReportJSON.transitionMembers(transition, into: &w)
         })
     }
 
-    /// The members after the session number, from their comma to the line's end.
-    private static func tail(_ members: (inout JSONWriter) -> Void) -> ByteBuffer {
-        var writer = JSONWriter(indent: nil, capacity: 256)
+    /// The members after the session number, from their comma to the line's end, appended to `text`.
+    private static func tail(into text: ByteBuffer, _ members: (inout JSONWriter) -> Void) -> Range<Int> {
+        let start = text.count
+        var writer = JSONWriter(appendingTo: text, indent: nil)
         writer.object(members)
-        writer.buffer.replace(at: 0, with: UInt8(ascii: ","))
+        text.replace(at: start, with: UInt8(ascii: ","))
         writer.endLine()
-        return writer.buffer
+        return start..<text.count
     }
 }
 
-/// One live item's line but for its session number.
+/// One live item's line but for its session number: `head`, then the number, then `text[tail]`.
 public struct RenderedItem: Sendable {
     let head: StaticString
-    /// Written once, on the thread that rendered it, and only read after.
-    let tail: ByteBuffer
+    /// Appended to by the thread that rendered the item, and only read once that thread has handed its results on.
+    let text: ByteBuffer
+    let tailRange: Range<Int>
+
+    init(head: StaticString, text: ByteBuffer, tail: Range<Int>) {
+        self.head = head
+        self.text = text
+        self.tailRange = tail
+    }
+
+    var tail: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: text.bytes[tailRange])
+    }
 }

@@ -4,7 +4,7 @@
 public struct EventRecord: Sendable, Equatable {
     public var line: Int
     /// The timestamp as written in the log, when the format has one.
-    public var time: String?
+    public var time: TimeText?
     /// Milliseconds since the session's first timestamp.
     public var offsetMs: Double?
     public var callback: Callback
@@ -50,7 +50,7 @@ public struct TransitionReport: Sendable, Equatable {
     public var controllers: [String]
     public var startLine: Int
     public var endLine: Int
-    public var startTime: String?
+    public var startTime: TimeText?
     public var durationMs: Double?
 }
 
@@ -100,8 +100,8 @@ public struct SessionReport: Sendable, Equatable {
     public var pid: Int?
     public var startLine: Int
     public var endLine: Int
-    public var startTime: String?
-    public var endTime: String?
+    public var startTime: TimeText?
+    public var endTime: TimeText?
     public var durationMs: Double?
     public var launch: LaunchTiming
     public var app: AppReport
