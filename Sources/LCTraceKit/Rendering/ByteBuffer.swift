@@ -55,6 +55,22 @@ final class ByteBuffer: @unchecked Sendable {
         text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
+    /// The decimal digits of `value`, written in place from the last.
+    func appendDecimal(_ value: UInt64) {
+        var length = 1
+        var rest = value
+        while rest >= 10 { rest /= 10; length += 1 }
+        if count + length > capacity { grow(to: count + length) }
+        var digit = start + count + length
+        rest = value
+        repeat {
+            digit -= 1
+            digit.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+        } while rest > 0
+        count += length
+    }
+
     /// `byte` written `times` times.
     func append(repeating byte: UInt8, times: Int) {
         guard times > 0 else { return }

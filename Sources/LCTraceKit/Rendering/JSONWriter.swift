@@ -169,17 +169,7 @@ struct JSONWriter {
     /// Decimal digits of `value`, written straight into `buffer`.
     static func appendInteger(_ value: Int64, to buffer: ByteBuffer) {
         if value < 0 { buffer.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 24 digits, filled from the end
-        withUnsafeMutableBytes(of: &digits) { digits in
-            var count = 0
-            repeat {
-                count += 1
-                digits[24 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            buffer.append(UnsafeRawBufferPointer(rebasing: digits[(24 - count)...]))
-        }
+        buffer.appendDecimal(value.magnitude)
     }
 
     private mutating func writeString(_ value: String) {
