@@ -46,10 +46,6 @@ final class ByteBuffer: @unchecked Sendable {
         text.withUTF8Buffer { append(UnsafeRawBufferPointer($0)) }
     }
 
-    func append(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { append($0) }
-    }
-
     func append(_ text: String) {
         var text = text
         text.withUTF8 { append(UnsafeRawBufferPointer($0)) }

@@ -111,7 +111,7 @@ struct JSONWriter {
 
     mutating func null() {
         beginValue()
-        buffer.append("null")
+        buffer.append("null" as StaticString)
     }
 
     mutating func value(_ value: Bool) {
