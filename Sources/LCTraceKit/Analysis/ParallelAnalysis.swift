@@ -88,7 +88,7 @@ final class Recording: ReportSink, @unchecked Sendable {
 
     /// The replaying sink's renderer of live items, used on the worker's thread, and the text it renders them into.
     let lines: LiveItemLines?
-    private let renderedText = ByteBuffer(capacity: 1 << 16)
+    private lazy var renderedText = ByteBuffer(capacity: 1 << 16)
 
     init(wantsLiveItems: Bool, lines: LiveItemLines?) {
         self.wantsLiveItems = wantsLiveItems

@@ -114,12 +114,15 @@ struct TransitionTracker {
             }
         }
         // Mutated in place: a copy would duplicate its arrays on every callback.
-        if open!.role(of: step.controller) == nil {
-            let role: TransitionRole = (step.callback == .viewWillAppear || step.callback == .viewDidAppear) ? .incoming : .outgoing
+        let role: TransitionRole
+        if let known = open!.role(of: step.controller) {
+            role = known
+        } else {
+            role = (step.callback == .viewWillAppear || step.callback == .viewDidAppear) ? .incoming : .outgoing
             open!.participants.append((step.controller, role))
         }
         open!.steps.append(step)
-        open!.shape.append(TransitionStep(role: open!.role(of: step.controller)!, callback: step.callback))
+        open!.shape.append(TransitionStep(role: role, callback: step.callback))
         open!.hadViolation = open!.hadViolation || violated
 
         if open!.allAtRest(context) {
