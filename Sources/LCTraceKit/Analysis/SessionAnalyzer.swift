@@ -85,8 +85,7 @@ final class SessionAnalyzer: TransitionContext {
     private var app = AppReport(events: [], eventCount: 0, finalPhase: .unknown)
     private var activity: ActivityTracker
     private var controllers: [ControllerState] = []
-    /// Controller key (address, or class name when no address is logged) → instance indices, oldest first.
-    private var instancesByKey: [String: [Int]] = [:]
+    private var instances = InstanceIndex()
     /// Set at the end of init (it refers back to this session); stored, not lazy, so it is mutated in place.
     private var transitions: TransitionTracker!
     private var transitionReports: [TransitionReport] = []
@@ -378,8 +377,7 @@ final class SessionAnalyzer: TransitionContext {
     /// The instance a callback belongs to. By address when logged; by class otherwise, where several live
     /// instances of one class are told apart by which of them the callback is legal for (newest first).
     private func route(_ event: LifecycleEvent) -> Int {
-        let key = event.message.address ?? event.message.className ?? "?"
-        guard let candidates = instancesByKey[key], let newest = candidates.last else {
+        guard let candidates = instances.instances(for: event.message), let newest = candidates.last else {
             return makeInstance(for: event)
         }
         if candidates.count > 1 {
@@ -394,8 +392,7 @@ final class SessionAnalyzer: TransitionContext {
 
     private func makeInstance(for event: LifecycleEvent) -> Int {
         let className = event.message.className ?? "?"
-        let key = event.message.address ?? className
-        let ordinal = (instancesByKey[key]?.count ?? 0) + 1
+        let ordinal = (instances.instances(for: event.message)?.count ?? 0) + 1
         var id = event.message.address.map { "\(className)@\($0)" } ?? className
         if ordinal > 1 { id += "#\(ordinal)" }
         let index = controllers.count
@@ -403,7 +400,7 @@ final class SessionAnalyzer: TransitionContext {
             report: ControllerReport(id: id, className: className, address: event.message.address, firstLine: event.line,
                                      lastLine: event.line, eventCount: 0, events: [], loadToFirstAppearMs: nil,
                                      appearances: [], finalPhase: .unknown)))
-        instancesByKey[key, default: []].append(index)
+        instances.add(index, for: event.message)
         return index
     }
 
@@ -515,6 +512,32 @@ final class SessionAnalyzer: TransitionContext {
         case .viewUnloadedWhileVisible: return "views unloaded only while not on screen"
         case .deallocWhileOnScreen: return "viewWillDisappear and viewDidDisappear before dealloc"
         default: return nil
+        }
+    }
+}
+
+/// Controller instances by what names them in messages, each list oldest first: the address when one is logged,
+/// otherwise the class, found by the message parser's number for it (an array index, no hashing of the name)
+/// or, for a class without one, by its name.
+private struct InstanceIndex {
+    private var byClassKey: [[Int]] = []
+    private var byName: [String: [Int]] = [:]
+
+    func instances(for message: LifecycleMessage) -> [Int]? {
+        if message.address == nil, message.classKey >= 0 {
+            let key = Int(message.classKey)
+            return key < byClassKey.count && !byClassKey[key].isEmpty ? byClassKey[key] : nil
+        }
+        return byName[message.address ?? message.className ?? "?"]
+    }
+
+    mutating func add(_ instance: Int, for message: LifecycleMessage) {
+        if message.address == nil, message.classKey >= 0 {
+            let key = Int(message.classKey)
+            if key >= byClassKey.count { byClassKey.append(contentsOf: repeatElement([], count: key + 1 - byClassKey.count)) }
+            byClassKey[key].append(instance)
+        } else {
+            byName[message.address ?? message.className ?? "?", default: []].append(instance)
         }
     }
 }

@@ -11,6 +11,14 @@ public struct LifecycleMessage: Equatable, Sendable {
     public var spelled: String
     /// Where the recognised text ends in the line; text after it is a suffix or a second, glued record.
     public var end: Int
+    /// The parser's number for the class name: the same for every message of that class from one parser, so the
+    /// analysis finds instances by an integer instead of hashing the name. -1 when the parser has no number for it.
+    var classKey: Int32 = -1
+
+    public static func == (lhs: LifecycleMessage, rhs: LifecycleMessage) -> Bool {
+        lhs.className == rhs.className && lhs.address == rhs.address && lhs.callback == rhs.callback
+            && lhs.spelled == rhs.spelled && lhs.end == rhs.end
+    }
 }
 
 /// Recognises the message forms of lifecycle logging (issue: "Message forms") and normalises their names:
@@ -42,8 +50,11 @@ public final class MessageParser {
     private let matcher: PCRE2Matcher
     /// Logged selector → (its callback, if it is one; the spelling as a String).
     private var selectors = ByteStringCache<(Callback?, String)>()
-    /// Logged class (with its module) → the class name reports use.
-    private var classNames = ByteStringCache<String>()
+    /// Logged class (with its module) → the class name reports use, and its number (`LifecycleMessage.classKey`).
+    private var classNames = ByteStringCache<(name: String, key: Int32)>()
+    /// Class name → its number. Bounded as the caches are; names past the bound get none (-1).
+    private var classKeys: [String: Int32] = [:]
+    private static let classKeyLimit = 4096
 
     /// Whether the hand-written matcher decides the common forms before PCRE2 is asked.
     private let fastPath: Bool
@@ -66,7 +77,7 @@ public final class MessageParser {
             return LifecycleMessage(className: nil, address: nil, callback: marker, spelled: marker.rawValue, end: trimmed.upperBound)
         }
         if line[trimmed].starts(with: MessageParser.unbalancedNotice) {
-            return MessageParser.unbalancedAppearanceNotice(line, from: trimmed.lowerBound + MessageParser.unbalancedNotice.count,
+            return unbalancedAppearanceNotice(line, from: trimmed.lowerBound + MessageParser.unbalancedNotice.count,
                                                            to: trimmed.upperBound)
         }
         guard trimmed.count >= 3 else { return nil }
@@ -96,29 +107,41 @@ public final class MessageParser {
         }
         guard let callback = known else { return nil }
         let className = classNames.value(for: UnsafeRawBufferPointer(rebasing: line[classRange])) {
-            MessageParser.className(line[classRange])
+            let name = MessageParser.className(line[classRange])
+            return (name, classKey(for: name))
         }
-        return LifecycleMessage(className: className, address: address, callback: callback, spelled: spelled, end: end)
+        return LifecycleMessage(className: className.name, address: address, callback: callback, spelled: spelled, end: end,
+                                classKey: className.key)
+    }
+
+    /// The number of a class name (`Module.Class` and `Class` share one), given in the order names are first seen.
+    private func classKey(for name: String) -> Int32 {
+        if let key = classKeys[name] { return key }
+        guard classKeys.count < MessageParser.classKeyLimit else { return -1 }
+        let key = Int32(classKeys.count)
+        classKeys[name] = key
+        return key
     }
 
     /// UIKit's "Unbalanced calls to begin/end appearance transitions for <Module.Class: 0x…>." names the controller.
-    private static func unbalancedAppearanceNotice(_ line: UnsafeRawBufferPointer, from start: Int, to end: Int) -> LifecycleMessage? {
+    private func unbalancedAppearanceNotice(_ line: UnsafeRawBufferPointer, from start: Int, to end: Int) -> LifecycleMessage? {
         var index = start
         if index < end, line[index] == UInt8(ascii: "<") { index += 1 }
         let nameStart = index
-        while index < end, line[index] != UInt8(ascii: ":"), line[index] != UInt8(ascii: ">"), !isSpace(line[index]) { index += 1 }
+        while index < end, line[index] != UInt8(ascii: ":"), line[index] != UInt8(ascii: ">"), !MessageParser.isSpace(line[index]) { index += 1 }
         guard index > nameStart else { return nil }
         let className = MessageParser.className(line[nameStart..<index])
         var address: String?
         if index < end, line[index] == UInt8(ascii: ":") {
             index += 1
-            while index < end, isSpace(line[index]) { index += 1 }
+            while index < end, MessageParser.isSpace(line[index]) { index += 1 }
             let addressStart = index
-            while index < end, line[index] != UInt8(ascii: ">"), !isSpace(line[index]) { index += 1 }
+            while index < end, line[index] != UInt8(ascii: ">"), !MessageParser.isSpace(line[index]) { index += 1 }
             if index > addressStart { address = String(decoding: line[addressStart..<index], as: UTF8.self).lowercased() }
         }
         return LifecycleMessage(className: className, address: address, callback: .unbalancedAppearanceNotice,
-                                spelled: String(decoding: line[(start - unbalancedNotice.count)..<end], as: UTF8.self), end: end)
+                                spelled: String(decoding: line[(start - MessageParser.unbalancedNotice.count)..<end], as: UTF8.self),
+                                end: end, classKey: classKey(for: className))
     }
 
     private static func marker(_ bytes: UnsafeRawBufferPointer.SubSequence) -> Callback? {
