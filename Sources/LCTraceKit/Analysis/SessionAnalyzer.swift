@@ -85,6 +85,8 @@ final class SessionAnalyzer: TransitionContext {
     private var app = AppReport(events: [], eventCount: 0, finalPhase: .unknown)
     private var activity: ActivityTracker
     private var controllers: [ControllerState] = []
+    /// Each instance's report id, by index: read without touching (or copying) its state.
+    private var controllerNames: [String] = []
     private var instances = InstanceIndex()
     /// Set at the end of init (it refers back to this session); stored, not lazy, so it is mutated in place.
     private var transitions: TransitionTracker!
@@ -223,7 +225,7 @@ final class SessionAnalyzer: TransitionContext {
             outcome = ControllerAutomaton.outcome(of: callback, in: .unknown)
         }
         var violated = false
-        let name = controllers[index].report.id
+        let name = controllerNames[index]
 
         if callback == .viewDidLoad {
             violated = checkViewLoad(index, event: event, outcome: outcome, spawned: &index)
@@ -272,7 +274,7 @@ final class SessionAnalyzer: TransitionContext {
             if callback == pair.open { controllers[index].openContainment.insert(pair.open) }
             guard callback == pair.close else { continue }
             if controllers[index].openContainment.remove(pair.open) == nil {
-                let name = controllers[index].report.id
+                let name = controllerNames[index]
                 emit(Deviation(rule: pair.rule, line: line, subject: name,
                                message: "\(pair.close.rawValue) on \(name) with no \(pair.open.rawValue) before it",
                                expected: "\(pair.open.rawValue) first", actual: pair.close.rawValue))
@@ -315,8 +317,8 @@ final class SessionAnalyzer: TransitionContext {
         }
         // No address: two instances of one class are common (ground truth §11.1). Track a new one, and warn.
         spawned = makeInstance(for: event)
-        emit(Deviation(rule: .viewLoadedTwice, line: event.line, subject: controllers[spawned].report.id,
-                       message: "\(state.report.className) loaded a view again with no memory warning in between; without instance addresses this is taken as a second instance, \(controllers[spawned].report.id)",
+        emit(Deviation(rule: .viewLoadedTwice, line: event.line, subject: controllerNames[spawned],
+                       message: "\(state.report.className) loaded a view again with no memory warning in between; without instance addresses this is taken as a second instance, \(controllerNames[spawned])",
                        expected: "one viewDidLoad per view life", actual: "viewDidLoad again", cap: .warning))
         controllers[spawned].phase = .hidden
         markLoaded(spawned)
@@ -334,7 +336,7 @@ final class SessionAnalyzer: TransitionContext {
 
     /// Book-keeping after the automaton step: timeline, durations, view-life flags.
     private func update(_ index: Int, with event: LifecycleEvent, flagged: Bool) {
-        if recordsEvents { keep(record(event), subject: controllers[index].report.id) { controllers[index].report.events.append($0) } }
+        if recordsEvents { keep(record(event), subject: controllerNames[index]) { controllers[index].report.events.append($0) } }
         // In place (inout on the element): a copy of the state would duplicate its arrays on every callback.
         SessionAnalyzer.update(&controllers[index], with: event, flagged: flagged)
     }
@@ -396,6 +398,7 @@ final class SessionAnalyzer: TransitionContext {
         var id = event.message.address.map { "\(className)@\($0)" } ?? className
         if ordinal > 1 { id += "#\(ordinal)" }
         let index = controllers.count
+        controllerNames.append(id)
         controllers.append(ControllerState(
             report: ControllerReport(id: id, className: className, address: event.message.address, firstLine: event.line,
                                      lastLine: event.line, eventCount: 0, events: [], loadToFirstAppearMs: nil,
@@ -406,7 +409,7 @@ final class SessionAnalyzer: TransitionContext {
 
     // MARK: TransitionContext
 
-    func name(of controller: Int) -> String { controllers[controller].report.id }
+    func name(of controller: Int) -> String { controllerNames[controller] }
 
     func phase(of controller: Int) -> ControllerPhase { controllers[controller].phase }
 
@@ -448,7 +451,7 @@ final class SessionAnalyzer: TransitionContext {
     }
 
     private func emitLeak(_ leak: LeakWatch.Armed, confirmed: Bool) {
-        let name = controllers[leak.controller].report.id
+        let name = controllerNames[leak.controller]
         let within = leak.micros == nil ? "before the session ended" : "within \(JSONValue.format(rules.leakTimeoutSeconds)) s"
         emit(Deviation(
             rule: .possibleLeak, line: leak.line, subject: name,

@@ -40,6 +40,10 @@ struct TransitionTracker {
         /// Declared, at rest, and still missing an outgoing or an incoming controller.
         var waitingForOtherSide = false
 
+        /// A transition is open (the arrays are kept between transitions, emptied, so that none is allocated per
+        /// transition).
+        var isOpen = false
+
         init() {
             // Room for a two-controller exchange from the start, so that it grows no further.
             participants = []
@@ -48,7 +52,17 @@ struct TransitionTracker {
             steps.reserveCapacity(4)
         }
 
-        var order: [Int] { participants.map(\.controller) }
+        /// Closed and emptied, keeping the arrays' memory.
+        mutating func reset() {
+            isOpen = false
+            participants.removeAll(keepingCapacity: true)
+            steps.removeAll(keepingCapacity: true)
+            shape = TransitionShape()
+            declared = nil
+            hadViolation = false
+            waitingForOtherSide = false
+        }
+
         var hasBothRoles: Bool { participants.contains { $0.role == .outgoing } && participants.contains { $0.role == .incoming } }
         var observed: [TransitionStep] { steps.map { TransitionStep(role: role(of: $0.controller)!, callback: $0.callback) } }
 
@@ -56,8 +70,14 @@ struct TransitionTracker {
             participants.first { $0.controller == controller }?.role
         }
 
-        func controllers(in role: TransitionRole) -> [Int] {
-            participants.compactMap { $0.role == role ? $0.controller : nil }
+        /// The first controller in `role`, and how many take that role.
+        func side(_ role: TransitionRole) -> (first: Int?, count: Int) {
+            var side: (first: Int?, count: Int) = (nil, 0)
+            for participant in participants where participant.role == role {
+                if side.first == nil { side.first = participant.controller }
+                side.count += 1
+            }
+            return side
         }
 
         func allAtRest(_ context: any TransitionContext) -> Bool {
@@ -73,7 +93,7 @@ struct TransitionTracker {
 
     /// The session that owns this tracker, and outlives it.
     unowned(unsafe) let context: any TransitionContext
-    private var open: Open?
+    private var open = Open()
     private var pendingIntent: (kind: TransitionKind, line: Int)?
     /// Forward transitions not yet undone, oldest first: the navigation and modal stack as far as the log shows it.
     private var history: [HistoryEntry] = []
@@ -84,17 +104,15 @@ struct TransitionTracker {
 
     /// Whether a transition is in flight (some participant still appearing or disappearing).
     var isInFlight: Bool {
-        guard let open else { return false }
-        return !open.allAtRest(context)
+        open.isOpen && !open.allAtRest(context)
     }
 
     /// A logged push/pop/present/dismiss call.
     mutating func declare(_ kind: TransitionKind, line: Int) {
-        if var current = open, current.declared == nil, current.steps.count > 0 {
-            current.declared = (kind, line)
-            open = current
+        if open.isOpen, open.declared == nil, !open.steps.isEmpty {
+            open.declared = (kind, line)
         } else {
-            if open?.declared != nil { close() }
+            if open.isOpen, open.declared != nil { close() }
             pendingIntent = (kind, line)
         }
     }
@@ -102,33 +120,30 @@ struct TransitionTracker {
     /// An appearance callback, after the controller's own automaton took it.
     mutating func observe(_ step: ObservedStep, violated: Bool) {
         // A participant starting over while a declared transition waits at rest for its other side: the wait is over.
-        // (Read through the optional, not copied out of it: a copy would retain its arrays on every callback.)
-        if open?.waitingForOtherSide == true, open?.role(of: step.controller) != nil {
+        if open.isOpen, open.waitingForOtherSide, open.role(of: step.controller) != nil {
             close()
         }
-        if open == nil {
-            open = Open()
-            if let intent = pendingIntent {
-                open!.declared = intent
-                pendingIntent = nil
-            }
+        if !open.isOpen {
+            open.isOpen = true
+            open.declared = pendingIntent
+            pendingIntent = nil
         }
         // Mutated in place: a copy would duplicate its arrays on every callback.
         let role: TransitionRole
-        if let known = open!.role(of: step.controller) {
+        if let known = open.role(of: step.controller) {
             role = known
         } else {
             role = (step.callback == .viewWillAppear || step.callback == .viewDidAppear) ? .incoming : .outgoing
-            open!.participants.append((step.controller, role))
+            open.participants.append((step.controller, role))
         }
-        open!.steps.append(step)
-        open!.shape.append(TransitionStep(role: role, callback: step.callback))
-        open!.hadViolation = open!.hadViolation || violated
+        open.steps.append(step)
+        open.shape.append(TransitionStep(role: role, callback: step.callback))
+        open.hadViolation = open.hadViolation || violated
 
-        if open!.allAtRest(context) {
-            if let declared = open!.declared, !open!.hasBothRoles,
-               TransitionTemplates.accepts(declared.kind, open!.shape) == nil {
-                open?.waitingForOtherSide = true
+        if open.allAtRest(context) {
+            if let declared = open.declared, !open.hasBothRoles,
+               TransitionTemplates.accepts(declared.kind, open.shape) == nil {
+                open.waitingForOtherSide = true
             } else {
                 close()
             }
@@ -137,32 +152,39 @@ struct TransitionTracker {
 
     /// The session ended: report what is still open.
     mutating func finish() {
-        guard let current = open else { return }
-        if current.allAtRest(context) {
+        guard open.isOpen else { return }
+        if open.allAtRest(context) {
             close()
         } else {
-            open = nil
-            context.transitionClosed(report(current, kind: .incomplete), removed: [], lastStep: current.steps.last!)
+            let report = report(open, kind: .incomplete)
+            let lastStep = open.steps.last!
+            open.reset()
+            context.transitionClosed(report, removed: [], lastStep: lastStep)
         }
     }
 
     private mutating func close() {
-        guard let current = open else { return }
-        open = nil
+        guard open.isOpen else { return }
         // Only `did` callbacks: the transition began before the log did; there is nothing to classify.
-        guard current.steps.contains(where: { $0.callback == .viewWillAppear || $0.callback == .viewWillDisappear }) else { return }
-        let outgoing = current.controllers(in: .outgoing)
-        let incoming = current.controllers(in: .incoming)
+        guard open.steps.contains(where: { $0.callback == .viewWillAppear || $0.callback == .viewWillDisappear }) else {
+            open.reset()
+            return
+        }
+        let outgoing = open.side(.outgoing)
+        let incoming = open.side(.incoming)
         let from = outgoing.count == 1 ? outgoing.first : nil
         let to = incoming.count == 1 ? incoming.first : nil
         let kind: TransitionKind
         if outgoing.count + incoming.count == 1 || (from != nil && to != nil) {
-            kind = classify(current, from: from, to: to)
+            kind = classify(open, from: from, to: to)
         } else {
             kind = .compound
         }
         let removed = record(kind, from: from, to: to)
-        context.transitionClosed(report(current, kind: kind), removed: removed, lastStep: current.steps.last!)
+        let report = report(open, kind: kind)
+        let lastStep = open.steps.last!
+        open.reset()
+        context.transitionClosed(report, removed: removed, lastStep: lastStep)
     }
 
     private func classify(_ current: Open, from: Int?, to: Int?) -> TransitionKind {
@@ -273,12 +295,15 @@ struct TransitionTracker {
     private func report(_ current: Open, kind: TransitionKind) -> TransitionReport {
         let first = current.steps.first!
         let last = current.steps.last!
-        let outgoing = current.controllers(in: .outgoing).first
-        let incoming = current.controllers(in: .incoming).first
+        let outgoing = current.side(.outgoing).first
+        let incoming = current.side(.incoming).first
+        var names: [String] = []
+        names.reserveCapacity(current.participants.count)
+        for participant in current.participants { names.append(context.name(of: participant.controller)) }
         return TransitionReport(
             kind: kind, declared: current.declared?.kind, declaredLine: current.declared?.line,
-            from: outgoing.map(context.name(of:)), to: incoming.map(context.name(of:)),
-            controllers: current.order.map(context.name(of:)),
+            from: outgoing.map { context.name(of: $0) }, to: incoming.map { context.name(of: $0) },
+            controllers: names,
             startLine: first.line, endLine: last.line, startTime: first.timeText,
             durationMs: milliseconds(from: first.micros, to: last.micros))
     }
