@@ -311,9 +311,9 @@ private final class InputRun {
     private func handle(_ message: consuming LifecycleMessage, header: LineHeader, line: UnsafeRawBufferPointer) {
         summary.events += 1
         let pid = header.pid.flatMap { Int(decoding: line[$0]) }
-        let timeText = header.time.map { TimeText(line[$0]) }
+        let timeText = header.time.map { TimeText(UnsafeRawBufferPointer(rebasing: line[$0])) }
         let micros = header.time.flatMap { timestamps.microseconds(UnsafeRawBufferPointer(rebasing: line[$0])) }
-        let thread = header.tid.flatMap { ThreadID(line[$0]) }
+        let thread = header.tid.flatMap { ThreadID(UnsafeRawBufferPointer(rebasing: line[$0])) }
         if needsNewSession(for: message, pid: pid) {
             // The process's start is in the log when main() opens the session, or a launch follows another.
             let launchLogged = message.callback == .main || session != nil

@@ -3,28 +3,39 @@ public struct ThreadID: Hashable, Sendable, CustomStringConvertible {
     public var value: UInt64
     public var isHex: Bool
 
-    /// Parses `117099`, `0x1e4a1` or `1e4a1`.
+    /// Parses `117099`, `0x1e4a1` or `1e4a1` (hexadecimal when prefixed or when it holds a letter digit).
     public init?(_ bytes: UnsafeRawBufferPointer.SubSequence) {
-        var digits = bytes
+        self.init(UnsafeRawBufferPointer(rebasing: bytes))
+    }
+
+    /// One pass over the digits, reading them as decimal and as hexadecimal at once.
+    public init?(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+        var start = 0
         var hex = false
-        if digits.count > 2, digits[digits.startIndex] == 0x30, digits[digits.startIndex + 1] | 0x20 == 0x78 {
-            digits = digits.dropFirst(2)
+        if bytes.count > 2, base[0] == 0x30, base[1] | 0x20 == 0x78 {
+            start = 2
             hex = true
         }
-        guard !digits.isEmpty, digits.count <= 16 else { return nil }
-        if !hex { hex = digits.contains { !(0x30...0x39).contains($0) } }
-        var value: UInt64 = 0
-        for byte in digits {
+        let count = bytes.count - start
+        guard count > 0, count <= 16 else { return nil }
+        var decimal: UInt64 = 0
+        var hexadecimal: UInt64 = 0
+        for offset in start..<bytes.count {
+            let byte = base[offset]
             let digit: UInt64
-            switch byte {
-            case 0x30...0x39: digit = UInt64(byte - 0x30)
-            case 0x61...0x66: digit = UInt64(byte - 0x61 + 10)
-            case 0x41...0x46: digit = UInt64(byte - 0x41 + 10)
-            default: return nil
+            if byte &- 0x30 < 10 {
+                digit = UInt64(byte &- 0x30)
+            } else if (byte | 0x20) &- 0x61 < 6 {
+                digit = UInt64((byte | 0x20) &- 0x61 &+ 10)
+                hex = true
+            } else {
+                return nil
             }
-            value = hex ? value << 4 | digit : value &* 10 &+ digit
+            decimal = decimal &* 10 &+ digit
+            hexadecimal = hexadecimal << 4 | digit
         }
-        self.value = value
+        self.value = hex ? hexadecimal : decimal
         self.isHex = hex
     }
 

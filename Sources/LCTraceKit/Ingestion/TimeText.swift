@@ -8,13 +8,18 @@ public struct TimeText: Sendable, Equatable, CustomStringConvertible {
     private var long: String?
 
     public init(_ bytes: UnsafeRawBufferPointer.SubSequence) {
+        self.init(UnsafeRawBufferPointer(rebasing: bytes))
+    }
+
+    public init(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count <= TimeText.inlineCapacity else {
             long = String(decoding: bytes, as: UTF8.self)
             return
         }
         count = bytes.count
+        guard let source = bytes.baseAddress, count > 0 else { return }
         withUnsafeMutableBytes(of: &inline) { storage in
-            storage.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes))
+            storage.baseAddress!.copyMemory(from: source, byteCount: count)
         }
     }
 

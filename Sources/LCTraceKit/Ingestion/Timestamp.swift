@@ -62,17 +62,24 @@ public enum Timestamp {
 
     /// `HH:MM:SS[.fraction]` → microseconds since midnight.
     fileprivate static func parseClock(_ s: inout ByteScanner) -> Int64? {
-        guard let hour = s.digits(exactly: 2), s.skip(0x3A), let minute = s.digits(exactly: 2), s.skip(0x3A),
-              let second = s.digits(exactly: 2)
-        else { return nil }
-        var micros = Int64(hour * 3600 + minute * 60 + second) * 1_000_000
+        guard let seconds = s.clockSeconds() else { return nil }
+        var micros = Int64(seconds) * 1_000_000
         if s.skip(0x2E) || s.skip(0x2C) {
-            var scale: Int64 = 100_000
-            while let digit = s.peek, digit >= 0x30, digit <= 0x39 {
-                micros += Int64(digit - 0x30) * scale
-                scale /= 10
+            // Digits past the sixth (below a microsecond) are read over and dropped.
+            var fraction: Int64 = 0
+            var places = 0
+            while let digit = s.peek, digit &- 0x30 < 10 {
+                if places < 6 {
+                    fraction = fraction * 10 + Int64(digit &- 0x30)
+                    places += 1
+                }
                 s.advance()
             }
+            while places < 6 {
+                fraction *= 10
+                places += 1
+            }
+            micros += fraction
         }
         return micros
     }
@@ -162,6 +169,16 @@ struct ByteScanner {
         }
         index += count
         return value
+    }
+
+    /// `HH:MM:SS` at the cursor, as seconds since midnight, moving past it; nil when it is not there.
+    @inline(__always) mutating func clockSeconds() -> Int? {
+        guard index + 8 <= count else { return nil }
+        let p = base + index
+        let h0 = p[0] &- 0x30, h1 = p[1] &- 0x30, m0 = p[3] &- 0x30, m1 = p[4] &- 0x30, s0 = p[6] &- 0x30, s1 = p[7] &- 0x30
+        guard h0 < 10, h1 < 10, p[2] == 0x3A, m0 < 10, m1 < 10, p[5] == 0x3A, s0 < 10, s1 < 10 else { return nil }
+        index += 8
+        return (Int(h0) * 10 + Int(h1)) * 3600 + (Int(m0) * 10 + Int(m1)) * 60 + Int(s0) * 10 + Int(s1)
     }
 
     @inline(__always) mutating func digits(upTo count: Int) -> Int? {
