@@ -47,11 +47,27 @@ struct ByteStringCache<Value> {
         return keyBytes.withUnsafeBytes { memcmp($0.baseAddress! + Int(slot.offset), base, bytes.count) == 0 }
     }
 
-    /// FNV-1a.
+    /// Eight bytes at a time (the last word overlapping), mixed by multiplication; bytes outside `bytes` are
+    /// never read.
     private static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        var hash: UInt32 = 2_166_136_261
-        for byte in bytes { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        return hash
+        let multiplier: UInt64 = 0xFF51_AFD7_ED55_8CCD
+        let count = bytes.count
+        var hash = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
+        if count >= 8 {
+            var offset = 0
+            while offset + 8 < count {
+                hash = (hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* multiplier
+                hash ^= hash >> 32
+                offset += 8
+            }
+            hash = (hash ^ bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)) &* multiplier
+        } else {
+            var word: UInt64 = 0
+            for byte in bytes { word = word << 8 | UInt64(byte) }
+            hash = (hash ^ word) &* multiplier
+        }
+        hash ^= hash >> 29
+        return UInt32(truncatingIfNeeded: hash)
     }
 }
 

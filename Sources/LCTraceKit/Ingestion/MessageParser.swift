@@ -66,9 +66,16 @@ public final class MessageParser {
         self.fastPath = fastPath
     }
 
-    private static let mainMarker = Array("main()".utf8)
-    private static let unbalancedNotice = Array("Unbalanced calls to begin/end appearance transitions for ".utf8)
-    private static let memoryWarningMarker = Array("Received memory warning.".utf8)
+    private static let mainMarker: StaticString = "main()"
+    private static let unbalancedNotice: StaticString = "Unbalanced calls to begin/end appearance transitions for "
+    private static let memoryWarningMarker: StaticString = "Received memory warning."
+
+    /// Whether `bytes` start with `prefix`.
+    @inline(__always)
+    private static func has(_ bytes: UnsafeRawBufferPointer.SubSequence, prefix: StaticString) -> Bool {
+        guard bytes.count >= prefix.utf8CodeUnitCount, let base = bytes.base.baseAddress else { return false }
+        return memcmp(base + bytes.startIndex, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0
+    }
 
     /// The lifecycle message in `line[range]`, or nil when the message is ordinary app logging.
     public func parse(_ line: UnsafeRawBufferPointer, message range: Range<Int>) throws(PCRE2MatchError) -> LifecycleMessage? {
@@ -76,8 +83,8 @@ public final class MessageParser {
         if let marker = MessageParser.marker(line[trimmed]) {
             return LifecycleMessage(className: nil, address: nil, callback: marker, spelled: marker.rawValue, end: trimmed.upperBound)
         }
-        if line[trimmed].starts(with: MessageParser.unbalancedNotice) {
-            return unbalancedAppearanceNotice(line, from: trimmed.lowerBound + MessageParser.unbalancedNotice.count,
+        if MessageParser.has(line[trimmed], prefix: MessageParser.unbalancedNotice) {
+            return unbalancedAppearanceNotice(line, from: trimmed.lowerBound + MessageParser.unbalancedNotice.utf8CodeUnitCount,
                                                            to: trimmed.upperBound)
         }
         guard trimmed.count >= 3 else { return nil }
@@ -140,13 +147,13 @@ public final class MessageParser {
             if index > addressStart { address = String(decoding: line[addressStart..<index], as: UTF8.self).lowercased() }
         }
         return LifecycleMessage(className: className, address: address, callback: .unbalancedAppearanceNotice,
-                                spelled: String(decoding: line[(start - MessageParser.unbalancedNotice.count)..<end], as: UTF8.self),
+                                spelled: String(decoding: line[(start - MessageParser.unbalancedNotice.utf8CodeUnitCount)..<end], as: UTF8.self),
                                 end: end, classKey: classKey(for: className))
     }
 
     private static func marker(_ bytes: UnsafeRawBufferPointer.SubSequence) -> Callback? {
-        if bytes.elementsEqual(mainMarker) { return .main }
-        if bytes.starts(with: memoryWarningMarker) { return .receivedMemoryWarning }
+        if bytes.count == mainMarker.utf8CodeUnitCount, has(bytes, prefix: mainMarker) { return .main }
+        if has(bytes, prefix: memoryWarningMarker) { return .receivedMemoryWarning }
         return nil
     }
 
@@ -168,3 +175,7 @@ public final class MessageParser {
     @inline(__always)
     static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 }
+
+#if canImport(Glibc)
+import Glibc
+#endif
