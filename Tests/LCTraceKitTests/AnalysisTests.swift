@@ -258,6 +258,22 @@ import Testing
         #expect(session.transitions.last?.to == "Detail#2")
     }
 
+    @Test func moduleQualifiedAndBareSpellingsAreOneInstance() throws {
+        // The parser numbers class names after dropping the module, so both spellings find the same instance.
+        let text = """
+        -[ShopApp.Detail viewDidLoad]
+        Detail >>>> viewWillAppear:
+        ShopApp.Detail viewDidAppear(_:)
+        Unbalanced calls to begin/end appearance transitions for <ShopApp.Detail>.
+        Other viewDidLoad()
+        """
+        let result = try analyze(text: text)
+        let session = try #require(result.sessions.first)
+        #expect(session.controllers.map(\.id) == ["Detail", "Other"])
+        #expect(session.controllers.first?.eventCount == 4)
+        #expect(session.controllers.first?.finalPhase == .visible)
+    }
+
     @Test func deallocatedAddressReusedByANewInstanceIsLegal() throws {
         let text = """
         <App.Detail: 0x1> viewDidLoad()

@@ -238,6 +238,12 @@ import Testing
         #expect(parse("0x1e4a1")?.value == 0x1e4a1)
         #expect(parse("1e4a1")?.description == "0x1e4a1")
         #expect(parse("xyz") == nil)
+        #expect(parse("0X1E4A1")?.value == 0x1e4a1)
+        #expect(parse("12x3") == nil)
+        #expect(parse("0x") == nil)
+        #expect(parse("") == nil)
+        #expect(parse("12345678901234567") == nil)
+        #expect(parse("ffffffffffffffff")?.value == UInt64.max)
     }
 
     @Test func timeOfDayTimestamps() {

@@ -68,6 +68,12 @@ import PCRE2
         let b = Timestamp.microseconds("2016-03-17 16:02:37.329")!
         #expect(b - a == 52_000)
         #expect(Timestamp.microseconds("2016-03-17 00:00:00.000")! == 1_458_172_800_000_000)
+        // Fractions of any length: digits below a microsecond are dropped, short ones are scaled.
+        let midnight: Int64 = 1_458_172_800_000_000
+        #expect(Timestamp.microseconds("2016-03-17 00:00:00.5") == midnight + 500_000)
+        #expect(Timestamp.microseconds("2016-03-17 00:00:00.123456789") == midnight + 123_456)
+        #expect(Timestamp.microseconds("2016-03-17 00:00:00") == midnight)
+        #expect(Timestamp.microseconds("2016-03-17 00:0a:00.000") == nil)
     }
 
     @Test func zonesAreApplied() {
@@ -89,6 +95,22 @@ import PCRE2
     func parse(_ message: String) throws -> LifecycleMessage? {
         let bytes = Array(message.utf8)
         return try bytes.withUnsafeBytes { try MessageParser().parse($0, message: 0..<bytes.count) }
+    }
+
+    @Test func classKeysNumberClassNamesWithoutTheirModule() throws {
+        let parser = MessageParser()
+        func key(_ message: String) throws -> Int32? {
+            let bytes = Array(message.utf8)
+            return try bytes.withUnsafeBytes { try parser.parse($0, message: 0..<bytes.count) }?.classKey
+        }
+        let home = try #require(try key("HomeViewController >>>> viewDidLoad"))
+        #expect(home >= 0)
+        #expect(try key("ShopApp.HomeViewController viewWillAppear(_:)") == home)
+        #expect(try key("-[HomeViewController viewDidAppear:]") == home)
+        #expect(try key("Unbalanced calls to begin/end appearance transitions for <ShopApp.HomeViewController: 0x1>.") == home)
+        let cart = try #require(try key("CartViewController >>>> viewDidLoad"))
+        #expect(cart != home)
+        #expect(try key("main()") == -1)
     }
 
     @Test func arrowForm() throws {
