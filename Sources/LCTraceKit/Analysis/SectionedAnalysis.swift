@@ -182,16 +182,15 @@ struct LaunchBoundaryPlanner {
         }
     }
 
-    private static let mainMarker = Array("main()".utf8)
-
     /// Whether the line's record is exactly `main()` (cheap test on the line's end first).
     static func isLaunch(_ line: UnsafeRawBufferPointer, parser: LineHeaderParser) -> Bool {
         var end = line.count
         while end > 0, MessageParser.isSpace(line[end - 1]) { end -= 1 }
-        guard end >= mainMarker.count, line[(end - mainMarker.count)..<end].elementsEqual(mainMarker),
+        let length = MessageParser.mainMarker.utf8CodeUnitCount
+        guard end >= length, MessageParser.isMainMarker(line[(end - length)..<end]),
               let header = (try? parser.parse(line)).flatMap({ $0 })
         else { return false }
-        return line[MessageParser.trimmed(line, header.message)].elementsEqual(mainMarker)
+        return MessageParser.isMainMarker(line[MessageParser.trimmed(line, header.message)])
     }
 }
 

@@ -66,9 +66,14 @@ public final class MessageParser {
         self.fastPath = fastPath
     }
 
-    private static let mainMarker: StaticString = "main()"
+    static let mainMarker: StaticString = "main()"
     private static let unbalancedNotice: StaticString = "Unbalanced calls to begin/end appearance transitions for "
     private static let memoryWarningMarker: StaticString = "Received memory warning."
+
+    /// Whether `bytes` are exactly the `main()` marker.
+    static func isMainMarker(_ bytes: UnsafeRawBufferPointer.SubSequence) -> Bool {
+        bytes.count == mainMarker.utf8CodeUnitCount && has(bytes, prefix: mainMarker)
+    }
 
     /// Whether `bytes` start with `prefix`.
     @inline(__always)
@@ -152,7 +157,7 @@ public final class MessageParser {
     }
 
     private static func marker(_ bytes: UnsafeRawBufferPointer.SubSequence) -> Callback? {
-        if bytes.count == mainMarker.utf8CodeUnitCount, has(bytes, prefix: mainMarker) { return .main }
+        if isMainMarker(bytes) { return .main }
         if has(bytes, prefix: memoryWarningMarker) { return .receivedMemoryWarning }
         return nil
     }
