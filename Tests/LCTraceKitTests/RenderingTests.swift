@@ -72,6 +72,38 @@ import Testing
         #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted())
     }
 
+    /// A session rendered ahead of time (on a parallel run's worker) and written later under another number reads
+    /// exactly as the session rendered with that number, in both JSON outputs.
+    @Test func sessionRenderedAheadTakesItsNumberLater() throws {
+        let sink = RecordingSink()
+        let analyzer = try Analyzer(options: AnalysisOptions(), sink: sink)
+        try analyzer.analyze(.file(Fixtures.sample("pop-to-root.log")))
+        analyzer.finish()
+        var session = try #require(sink.sessions.first)
+        #expect(session.index == 1)
+        let renderers: [(Output) -> any ReportSink] = [
+            { JSONRenderer(output: $0, includeEvents: true) },
+            { NDJSONRenderer(output: $0, includeEvents: true, flushEachLine: false) },
+        ]
+        for makeRenderer in renderers {
+            let ahead = Output()
+            let aheadSink = makeRenderer(ahead)
+            let text = ByteBuffer()
+            text.append("earlier items" as StaticString)
+            let rendering = try #require(aheadSink.sessionRendering)
+            let item = rendering(session, into: text)
+            aheadSink.writeSession(item, index: 12)
+
+            session.index = 12
+            let direct = Output()
+            makeRenderer(direct).sessionClosed(session)
+            session.index = 1
+            #expect(ahead.text == direct.text)
+            #expect(ahead.text.contains("12,"))
+            #expect(!ahead.text.contains("earlier items"))
+        }
+    }
+
     @Test func jsonEscaping() {
         let value = JSONValue.object([("a", .string("quote\" slash/ \\ tab\t nl\n \u{01}")), ("n", .double(510.0)), ("f", .double(0.1234))])
         #expect(value.compact() == #"{"a":"quote\" slash/ \\ tab\t nl\n \u0001","n":510,"f":0.123}"#)

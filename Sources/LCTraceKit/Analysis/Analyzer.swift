@@ -118,7 +118,7 @@ public final class Analyzer: SessionFeed {
 
     // MARK: Parallel inputs
 
-    /// Off for a worker whose recording is replayed: the replaying analyzer takes the durations from the reports.
+    /// Off for a worker whose recording is replayed: the recording puts the durations aside for the replaying analyzer.
     var aggregatesDurations = true
 
     /// Feeds what a worker recorded to this run's sink, numbering its sessions after the ones already closed, as a
@@ -145,18 +145,25 @@ public final class Analyzer: SessionFeed {
             case .session(var report):
                 report.index += offset
                 report.findings = report.findings.map(renumber)
-                sessionClosed(report)
+                count(report.controllers.count, report.transitions.count)
+                sink.sessionClosed(report)
+            case .renderedSession(let item, let index, let controllers, let transitions):
+                count(controllers, transitions)
+                sink.writeSession(item, index: index + offset)
             case .end(let input):
                 summary.inputs.append(input)
                 sink.endInput(input)
             }
         }
+        loadToAppear.record(recording.durations.loadToAppear)
+        transitionDurations.record(recording.durations.transitions)
     }
 
     // MARK: SessionFeed
 
     var wantsLiveItems: Bool { sink.wantsLiveItems }
     var liveItemLines: LiveItemLines? { sink.liveItemLines }
+    var sessionRendering: SessionRendering? { sink.sessionRendering }
 
     func finding(_ finding: Finding) {
         summary.findings[finding.severity, default: 0] += 1
@@ -177,18 +184,45 @@ public final class Analyzer: SessionFeed {
 
     /// A session's final report: counted, its durations aggregated, and handed to the sink.
     private func sessionClosed(_ report: SessionReport) {
-        summary.sessions += 1
-        summary.controllers += report.controllers.count
-        summary.transitions += report.transitions.count
+        count(report.controllers.count, report.transitions.count)
         if aggregatesDurations {
-            for controller in report.controllers {
-                if let ms = controller.loadToFirstAppearMs { loadToAppear.record(ms, for: controller.className) }
-            }
-            for transition in report.transitions {
-                if let ms = transition.durationMs { transitionDurations.record(ms, for: transition.kind.rawValue) }
-            }
+            report.forEachDuration(
+                loadToAppear: { ms, className in loadToAppear.record(ms, for: className) },
+                transition: { ms, kind in transitionDurations.record(ms, for: kind) })
         }
         sink.sessionClosed(report)
+    }
+
+    private func count(_ controllers: Int, _ transitions: Int) {
+        summary.sessions += 1
+        summary.controllers += controllers
+        summary.transitions += transitions
+    }
+}
+
+extension SessionReport {
+    /// The durations the run's percentiles are made of: each controller's viewDidLoad → first viewDidAppear by its
+    /// class, and each transition's by its kind.
+    func forEachDuration(loadToAppear: (Double, String) -> Void, transition: (Double, String) -> Void) {
+        for controller in controllers {
+            if let ms = controller.loadToFirstAppearMs { loadToAppear(ms, controller.className) }
+        }
+        for report in transitions {
+            if let ms = report.durationMs { transition(ms, report.kind.rawValue) }
+        }
+    }
+}
+
+/// Durations of closed sessions put aside on a worker's thread for the replaying analyzer, grouped by name: replaying
+/// them costs one lookup per name, not one per controller, and the reports stay on the worker.
+struct DurationSamples {
+    private(set) var loadToAppear: [String: [UInt64]] = [:]
+    private(set) var transitions: [String: [UInt64]] = [:]
+
+    mutating func record(_ report: SessionReport) {
+        report.forEachDuration(
+            loadToAppear: { ms, className in loadToAppear[className, default: []].append(DurationAggregator.micros(ms)) },
+            transition: { ms, kind in transitions[kind, default: []].append(DurationAggregator.micros(ms)) })
     }
 }
 
@@ -202,15 +236,30 @@ struct DurationAggregator {
             histogram.record(micros)
             maxMicros = max(maxMicros, micros)
         }
+
+        mutating func record(contentsOf samples: [UInt64]) {
+            for micros in samples { record(micros) }
+        }
     }
 
     /// One hour: longer durations are counted as one hour.
     static let ceilingMicros: UInt64 = 3_600_000_000
     private var series: [String: Series] = [:]
 
+    /// A duration in whole microseconds, at most the ceiling.
+    static func micros(_ ms: Double) -> UInt64 {
+        UInt64(max(0, min(ms * 1000, Double(DurationAggregator.ceilingMicros))).rounded())
+    }
+
     mutating func record(_ ms: Double, for name: String) {
-        let micros = UInt64(max(0, min(ms * 1000, Double(DurationAggregator.ceilingMicros))).rounded())
-        series[name, default: Series()].record(micros)
+        series[name, default: Series()].record(DurationAggregator.micros(ms))
+    }
+
+    /// Samples put aside elsewhere, in microseconds by name.
+    mutating func record(_ samples: [String: [UInt64]]) {
+        for (name, micros) in samples {
+            series[name, default: Series()].record(contentsOf: micros)
+        }
     }
 
     func stats() -> [DurationStats] {

@@ -27,11 +27,12 @@ extension Analyzer {
         let options = self.options
         let wantsLiveItems = self.wantsLiveItems
         let lines = liveItemLines
+        let sessionRendering = self.sessionRendering
         detachThread {
             for (index, source) in sources.enumerated() {
                 window.wait()
                 DispatchQueue.global().async {
-                    let recording = Recording(wantsLiveItems: wantsLiveItems, lines: lines)
+                    let recording = Recording(wantsLiveItems: wantsLiveItems, lines: lines, sessionRendering: sessionRendering)
                     do {
                         // The options were validated when this analyzer was made, so they compile again.
                         let worker = try Analyzer(options: options, sink: recording)
@@ -75,6 +76,9 @@ final class Recording: ReportSink, @unchecked Sendable {
         case rendered(RenderedItem, session: Int)
         indirect case transition(TransitionReport, session: Int, input: String)
         indirect case session(SessionReport)
+        /// A session rendered by the worker (the sink's `sessionRendering`), numbered as the worker counted, with the
+        /// counts the run's summary takes from it.
+        case renderedSession(RenderedItem, index: Int, controllers: Int, transitions: Int)
         indirect case end(InputSummary)
     }
 
@@ -85,14 +89,19 @@ final class Recording: ReportSink, @unchecked Sendable {
     var input: InputSummary?
     var classesLoggingDealloc: Set<String> = []
     var unknownWhenAsked: Set<String> = []
+    /// The durations of the closed sessions, for the replaying analyzer's percentiles.
+    var durations = DurationSamples()
 
     /// The replaying sink's renderer of live items, used on the worker's thread, and the text it renders them into.
     let lines: LiveItemLines?
+    /// The replaying sink's renderer of closed sessions, likewise.
+    let sessionRendering: SessionRendering?
     private lazy var renderedText = ByteBuffer(capacity: 1 << 16)
 
-    init(wantsLiveItems: Bool, lines: LiveItemLines?) {
+    init(wantsLiveItems: Bool, lines: LiveItemLines?, sessionRendering: SessionRendering?) {
         self.wantsLiveItems = wantsLiveItems
         self.lines = lines
+        self.sessionRendering = sessionRendering
     }
 
     func beginInput(_ name: String) { items.append(.begin(name)) }
@@ -107,7 +116,14 @@ final class Recording: ReportSink, @unchecked Sendable {
         guard let lines else { items.append(.transition(transition, session: session, input: input)); return }
         items.append(.rendered(lines.transition(transition, input: input, into: renderedText), session: session))
     }
-    func sessionClosed(_ session: SessionReport) { items.append(.session(session)) }
+    /// The session's report is rendered, counted and its durations put aside here, on the worker's thread, when the
+    /// sink can take it rendered: the replaying thread then copies bytes and never touches the report.
+    func sessionClosed(_ session: SessionReport) {
+        durations.record(session)
+        guard let sessionRendering else { items.append(.session(session)); return }
+        items.append(.renderedSession(sessionRendering(session, into: renderedText), index: session.index,
+                                      controllers: session.controllers.count, transitions: session.transitions.count))
+    }
     func endInput(_ summary: InputSummary) { items.append(.end(summary)) }
     func finish(_ summary: RunSummary) {}
 }

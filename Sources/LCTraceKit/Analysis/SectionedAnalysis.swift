@@ -47,6 +47,7 @@ extension Analyzer {
         }
         let wantsLiveItems = self.wantsLiveItems
         let lines = liveItemLines
+        let sessionRendering = self.sessionRendering
         let sectionBytes = options.sectionBytes
         let maxLineBytes = options.maxLineBytes
 
@@ -62,7 +63,8 @@ extension Analyzer {
                 DispatchQueue.global().async {
                     let recording = parsers.using { messageParser, headerParser in
                         Recording.analyzing(section, of: path, name: source.name, options: sectionOptions, seed: seed,
-                                            wantsLiveItems: wantsLiveItems, lines: lines, messageParser: messageParser, headerParser: headerParser)
+                                            wantsLiveItems: wantsLiveItems, lines: lines, sessionRendering: sessionRendering,
+                                            messageParser: messageParser, headerParser: headerParser)
                     }
                     slots.store(.section(section, recording), at: slot)
                 }
@@ -197,9 +199,9 @@ struct LaunchBoundaryPlanner {
 extension Recording {
     /// Analyses one section of a file into a new recording (run on a worker thread).
     static func analyzing(_ section: InputSection, of path: String, name: String, options: AnalysisOptions,
-                          seed: Set<String>, wantsLiveItems: Bool, lines: LiveItemLines?,
+                          seed: Set<String>, wantsLiveItems: Bool, lines: LiveItemLines?, sessionRendering: SessionRendering?,
                           messageParser: MessageParser, headerParser: LineHeaderParser) -> Recording {
-        let recording = Recording(wantsLiveItems: wantsLiveItems, lines: lines)
+        let recording = Recording(wantsLiveItems: wantsLiveItems, lines: lines, sessionRendering: sessionRendering)
         let knowledge = InputKnowledge(classesLoggingDealloc: seed)
         do {
             let fd = try InputSource.file(path).openDescriptor()

@@ -18,6 +18,10 @@ public final class JSONRenderer: ReportSink {
     public init(output: Output, includeEvents: Bool, config: String? = nil) {
         self.output = output
         self.includeEvents = includeEvents
+        sessionElement = SessionRendering(head: "{\n      \"index\": ") { session, text in
+            var writer = JSONWriter(appendingTo: text, indent: 2)
+            writer.object { ReportJSON.sessionMembers(session, events: includeEvents, into: &$0) }
+        }
         var configValue = JSONWriter(indent: nil)
         configValue.value(config)
         output.write("{\n  \"schemaVersion\": \(ReportJSON.schemaVersion),\n  \"config\": ")
@@ -37,9 +41,23 @@ public final class JSONRenderer: ReportSink {
 
     public func sessionClosed(_ session: SessionReport) {
         writer.reset()
-        writer.object { ReportJSON.sessionMembers(session, events: includeEvents, into: &$0) }
-        output.write(sessionsWritten == 0 ? "\n    " : ",\n    ")
+        sessionElement.render(session, writer.buffer)
+        separateSession()
         output.write(writer.buffer.bytes)
+    }
+
+    /// A session is an element of the `sessions` array, indented under it.
+    public var sessionRendering: SessionRendering? { sessionElement }
+
+    private let sessionElement: SessionRendering
+
+    public func writeSession(_ item: RenderedItem, index: Int) {
+        separateSession()
+        item.write(number: index, to: output)
+    }
+
+    private func separateSession() {
+        output.write(sessionsWritten == 0 ? "\n    " : ",\n    ")
         sessionsWritten += 1
     }
 

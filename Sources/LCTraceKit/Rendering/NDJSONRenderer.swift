@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `--format ndjson`: one JSON object per line, written and flushed as each item completes — `event`,
 /// `transition`, `finding`, `session` (when a session closes) and a final `summary` — each with a `type` field
 /// first and otherwise the field names of the JSON report. Memory does not grow with the input.
@@ -13,7 +17,6 @@ public final class NDJSONRenderer: ReportSink {
     public let liveItemLines: LiveItemLines?
     /// The live item being written: rendered here, then written after its session number.
     private let itemText = ByteBuffer()
-    private let line = ByteBuffer(capacity: 64)
 
     public init(output: Output, includeEvents: Bool, config: String? = nil, flushEachLine: Bool) {
         self.output = output
@@ -40,12 +43,25 @@ public final class NDJSONRenderer: ReportSink {
     }
 
     public func write(_ item: RenderedItem, session: Int) {
-        line.removeAll()
-        line.append(item.head)
-        JSONWriter.appendInteger(Int64(session), to: line)
-        output.write(line.bytes)
-        output.write(item.tail)
+        item.write(number: session, to: output)
         if flushEachLine { output.flush() }
+    }
+
+    /// The session line: `{"type":"session",` then the session's fields but its events and transitions, which were
+    /// streamed already.
+    public var sessionRendering: SessionRendering? { NDJSONRenderer.sessionLine }
+
+    private static let sessionLine = SessionRendering(head: #"{"type":"session","index":"#) { session, text in
+        var writer = JSONWriter(appendingTo: text, indent: nil)
+        writer.object { w in
+            w.member("type", "session")
+            ReportJSON.sessionMembers(session, events: false, transitions: false, into: &w)
+        }
+        writer.endLine()
+    }
+
+    public func writeSession(_ item: RenderedItem, index: Int) {
+        write(item, session: index)
     }
 
     public func finding(_ finding: Finding) {
@@ -53,8 +69,10 @@ public final class NDJSONRenderer: ReportSink {
     }
 
     public func sessionClosed(_ session: SessionReport) {
-        // Events and transitions were streamed already: the session line carries the rest.
-        emit("session") { ReportJSON.sessionMembers(session, events: false, transitions: false, into: &$0) }
+        itemText.removeAll()
+        NDJSONRenderer.sessionLine.render(session, itemText)
+        output.write(itemText.bytes)
+        if flushEachLine { output.flush() }
     }
 
     public func finish(_ summary: RunSummary) {
@@ -112,7 +130,7 @@ public struct LiveItemLines: Sendable {
     }
 }
 
-/// One live item's line but for its session number: `head`, then the number, then `text[tail]`.
+/// One item rendered but for its session number: `head`, then the number, then `text[tail]`.
 public struct RenderedItem: Sendable {
     let head: StaticString
     /// Appended to by the thread that rendered the item, and only read once that thread has handed its results on.
@@ -125,7 +143,52 @@ public struct RenderedItem: Sendable {
         self.tailRange = tail
     }
 
+    /// An item rendered whole from `start` in `text` with a provisional number: the text must begin with `head` and
+    /// the number's digits, and the tail is what follows them.
+    init(numbered text: ByteBuffer, from start: Int, head: StaticString) {
+        let bytes = text.bytes
+        var end = start + head.utf8CodeUnitCount
+        precondition(end < bytes.count && memcmp(bytes.baseAddress! + start, head.utf8Start, head.utf8CodeUnitCount) == 0,
+                     "a rendered item begins with its head")
+        while end < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[end]) { end += 1 }
+        self.init(head: head, text: text, tail: end..<bytes.count)
+    }
+
     var tail: UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: text.bytes[tailRange])
+    }
+
+    /// Writes the item with its number.
+    func write(number: Int, to output: Output) {
+        head.withUTF8Buffer { output.write(UnsafeRawBufferPointer($0)) }
+        var digits = (UInt64(0), UInt64(0), UInt64(0))
+        withUnsafeMutableBytes(of: &digits) { room in
+            var rest = number.magnitude
+            var first = room.count
+            repeat {
+                first -= 1
+                room[first] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            } while rest > 0
+            if number < 0 { first -= 1; room[first] = UInt8(ascii: "-") }
+            output.write(UnsafeRawBufferPointer(rebasing: room[first...]))
+        }
+        output.write(tail)
+    }
+}
+
+/// How a sink renders a closed session ahead of time on another thread (a parallel run's worker): all of it, then
+/// cut before its number, which is known only when the session is replayed. The sink renders its sessions with the
+/// same function when it renders them itself, so the two are the same text.
+public struct SessionRendering: Sendable {
+    /// What the rendered session begins with, up to its number.
+    let head: StaticString
+    let render: @Sendable (SessionReport, ByteBuffer) -> Void
+
+    /// Appends the session to `text`, cut before its number.
+    func callAsFunction(_ session: SessionReport, into text: ByteBuffer) -> RenderedItem {
+        let start = text.count
+        render(session, text)
+        return RenderedItem(numbered: text, from: start, head: head)
     }
 }

@@ -179,6 +179,11 @@ public protocol ReportSink: AnyObject {
     func write(_ item: RenderedItem, session: Int)
     /// A session ended (the next one began, or its input ended); its report is final.
     func sessionClosed(_ session: SessionReport)
+    /// How this sink renders closed sessions ahead of time on other threads (parallel runs), if it can.
+    var sessionRendering: SessionRendering? { get }
+    /// A session rendered ahead of time by `sessionRendering`, now that its number is known: in place of
+    /// `sessionClosed`.
+    func writeSession(_ item: RenderedItem, index: Int)
     /// An input was read to its end.
     func endInput(_ summary: InputSummary)
     /// The run is over.
@@ -191,4 +196,6 @@ extension ReportSink {
     public func transition(_ transition: TransitionReport, session: Int, input: String) {}
     public var liveItemLines: LiveItemLines? { nil }
     public func write(_ item: RenderedItem, session: Int) {}
+    public var sessionRendering: SessionRendering? { nil }
+    public func writeSession(_ item: RenderedItem, index: Int) {}
 }
