@@ -157,13 +157,15 @@ public final class Analyzer: SessionFeed {
         }
         loadToAppear.record(recording.durations.loadToAppear)
         transitionDurations.record(recording.durations.transitions)
+        recording.recycle()
     }
 
     // MARK: SessionFeed
 
     var wantsLiveItems: Bool { sink.wantsLiveItems }
-    var liveItemLines: LiveItemLines? { sink.liveItemLines }
-    var sessionRendering: SessionRendering? { sink.sessionRendering }
+    /// For the workers of a parallel run: made once per run, so that their texts are shared through its pool.
+    private(set) lazy var renderingAhead = RenderingAhead(
+        wantsLiveItems: sink.wantsLiveItems, lines: sink.liveItemLines, sessions: sink.sessionRendering)
 
     func finding(_ finding: Finding) {
         summary.findings[finding.severity, default: 0] += 1

@@ -25,14 +25,12 @@ extension Analyzer {
         let results = OrderedSlots<Recording>()
         let window = DispatchSemaphore(value: jobs)
         let options = self.options
-        let wantsLiveItems = self.wantsLiveItems
-        let lines = liveItemLines
-        let sessionRendering = self.sessionRendering
+        let ahead = renderingAhead
         detachThread {
             for (index, source) in sources.enumerated() {
                 window.wait()
                 DispatchQueue.global().async {
-                    let recording = Recording(wantsLiveItems: wantsLiveItems, lines: lines, sessionRendering: sessionRendering)
+                    let recording = Recording(ahead)
                     do {
                         // The options were validated when this analyzer was made, so they compile again.
                         let worker = try Analyzer(options: options, sink: recording)
@@ -82,7 +80,8 @@ final class Recording: ReportSink, @unchecked Sendable {
         indirect case end(InputSummary)
     }
 
-    let wantsLiveItems: Bool
+    private let ahead: RenderingAhead
+    var wantsLiveItems: Bool { ahead.wantsLiveItems }
     var items: [Item] = []
     var error: InputFailure?
     /// For a section of a file: its line counts, and what it showed and asked about classes logging dealloc.
@@ -92,40 +91,76 @@ final class Recording: ReportSink, @unchecked Sendable {
     /// The durations of the closed sessions, for the replaying analyzer's percentiles.
     var durations = DurationSamples()
 
-    /// The replaying sink's renderer of live items, used on the worker's thread, and the text it renders them into.
-    let lines: LiveItemLines?
-    /// The replaying sink's renderer of closed sessions, likewise.
-    let sessionRendering: SessionRendering?
-    private lazy var renderedText = ByteBuffer(capacity: 1 << 16)
+    /// The text items are rendered into on the worker's thread, taken from the run's pool when first needed.
+    private var text: ByteBuffer?
+    private var renderedText: ByteBuffer {
+        if let text { return text }
+        let taken = ahead.texts.take()
+        text = taken
+        return taken
+    }
 
-    init(wantsLiveItems: Bool, lines: LiveItemLines?, sessionRendering: SessionRendering?) {
-        self.wantsLiveItems = wantsLiveItems
-        self.lines = lines
-        self.sessionRendering = sessionRendering
+    init(_ ahead: RenderingAhead) {
+        self.ahead = ahead
+    }
+
+    /// Called once the recording is replayed: its items are dropped and its text goes back to the pool.
+    func recycle() {
+        items = []
+        if let text { ahead.texts.give(text) }
+        text = nil
     }
 
     func beginInput(_ name: String) { items.append(.begin(name)) }
     func finding(_ finding: Finding) { items.append(.finding(finding)) }
     func event(_ event: EventRecord, subject: String, session: Int, input: String) {
-        guard let lines else { items.append(.event(event, subject: subject, session: session, input: input)); return }
+        guard let lines = ahead.lines else { items.append(.event(event, subject: subject, session: session, input: input)); return }
         if let item = lines.event(event, subject: subject, input: input, into: renderedText) {
             items.append(.rendered(item, session: session))
         }
     }
     func transition(_ transition: TransitionReport, session: Int, input: String) {
-        guard let lines else { items.append(.transition(transition, session: session, input: input)); return }
+        guard let lines = ahead.lines else { items.append(.transition(transition, session: session, input: input)); return }
         items.append(.rendered(lines.transition(transition, input: input, into: renderedText), session: session))
     }
     /// The session's report is rendered, counted and its durations put aside here, on the worker's thread, when the
     /// sink can take it rendered: the replaying thread then copies bytes and never touches the report.
     func sessionClosed(_ session: SessionReport) {
         durations.record(session)
-        guard let sessionRendering else { items.append(.session(session)); return }
+        guard let sessionRendering = ahead.sessions else { items.append(.session(session)); return }
         items.append(.renderedSession(sessionRendering(session, into: renderedText), index: session.index,
                                       controllers: session.controllers.count, transitions: session.transitions.count))
     }
     func endInput(_ summary: InputSummary) { items.append(.end(summary)) }
     func finish(_ summary: RunSummary) {}
+}
+
+/// What the workers of a parallel run render ahead of time for the replaying sink, and the texts they render into.
+struct RenderingAhead: Sendable {
+    let wantsLiveItems: Bool
+    let lines: LiveItemLines?
+    let sessions: SessionRendering?
+    let texts = TextPool()
+}
+
+/// Texts kept from one recording to the next: a new one would fault in fresh pages as it grows, for every section.
+/// At most one per recording in flight is kept.
+final class TextPool: @unchecked Sendable {
+    private let lock = DispatchSemaphore(value: 1)
+    private var idle: [ByteBuffer] = []
+
+    func take() -> ByteBuffer {
+        lock.wait()
+        defer { lock.signal() }
+        return idle.popLast() ?? ByteBuffer(capacity: 1 << 16)
+    }
+
+    func give(_ text: ByteBuffer) {
+        text.removeAll()
+        lock.wait()
+        idle.append(text)
+        lock.signal()
+    }
 }
 
 /// Results filled in any order by workers and taken in order by the replaying thread. A slot may be taken before

@@ -45,9 +45,7 @@ extension Analyzer {
             finished.set(true)
             for _ in 0...jobs { window.signal() }
         }
-        let wantsLiveItems = self.wantsLiveItems
-        let lines = liveItemLines
-        let sessionRendering = self.sessionRendering
+        let ahead = renderingAhead
         let sectionBytes = options.sectionBytes
         let maxLineBytes = options.maxLineBytes
 
@@ -63,8 +61,7 @@ extension Analyzer {
                 DispatchQueue.global().async {
                     let recording = parsers.using { messageParser, headerParser in
                         Recording.analyzing(section, of: path, name: source.name, options: sectionOptions, seed: seed,
-                                            wantsLiveItems: wantsLiveItems, lines: lines, sessionRendering: sessionRendering,
-                                            messageParser: messageParser, headerParser: headerParser)
+                                            ahead: ahead, messageParser: messageParser, headerParser: headerParser)
                     }
                     slots.store(.section(section, recording), at: slot)
                 }
@@ -199,9 +196,9 @@ struct LaunchBoundaryPlanner {
 extension Recording {
     /// Analyses one section of a file into a new recording (run on a worker thread).
     static func analyzing(_ section: InputSection, of path: String, name: String, options: AnalysisOptions,
-                          seed: Set<String>, wantsLiveItems: Bool, lines: LiveItemLines?, sessionRendering: SessionRendering?,
+                          seed: Set<String>, ahead: RenderingAhead,
                           messageParser: MessageParser, headerParser: LineHeaderParser) -> Recording {
-        let recording = Recording(wantsLiveItems: wantsLiveItems, lines: lines, sessionRendering: sessionRendering)
+        let recording = Recording(ahead)
         let knowledge = InputKnowledge(classesLoggingDealloc: seed)
         do {
             let fd = try InputSource.file(path).openDescriptor()
