@@ -278,6 +278,8 @@ struct DurationAggregator {
 /// The state of one input being read: its format, its line count, its open session.
 private final class InputRun {
     unowned let analyzer: Analyzer
+    /// The analyzer's, held here so that each line does not go through the unowned reference to reach it.
+    let messageParser: MessageParser
     let name: String
     var summary: InputSummary
     var parser: LineHeaderParser?
@@ -291,6 +293,7 @@ private final class InputRun {
 
     init(analyzer: Analyzer, name: String, parser: LineHeaderParser?, firstLine: Int, knowledge: InputKnowledge) {
         self.analyzer = analyzer
+        self.messageParser = analyzer.messageParser
         self.name = name
         self.parser = parser
         self.lineNumber = firstLine - 1
@@ -347,7 +350,7 @@ private final class InputRun {
     /// Parses the record starting at `start`; returns false when it is not in the input's format.
     private func parseRecord(_ line: UnsafeRawBufferPointer, from start: Int) throws -> Bool {
         guard let parser, let header = try parser.parse(line, from: start) else { return false }
-        guard let message = try analyzer.messageParser.parse(line, message: header.message) else { return true }
+        guard let message = try messageParser.parse(line, message: header.message) else { return true }
         // A second record glued to this one (a lost newline): cut this message where the recognised text ends.
         let rest = MessageParser.trimmed(line, message.end..<header.message.upperBound)
         let glued = !rest.isEmpty && parser.headerStarts(in: line, at: rest.lowerBound)
@@ -365,20 +368,23 @@ private final class InputRun {
         let timeText = header.time.map { TimeText(UnsafeRawBufferPointer(rebasing: line[$0])) }
         let micros = header.time.flatMap { timestamps.microseconds(UnsafeRawBufferPointer(rebasing: line[$0])) }
         let thread = header.tid.flatMap { ThreadID(UnsafeRawBufferPointer(rebasing: line[$0])) }
-        if needsNewSession(for: message, pid: pid) {
+        // Read once: each read of the stored reference retains it.
+        var current = session
+        if needsNewSession(current, for: message, pid: pid) {
             // The process's start is in the log when main() opens the session, or a launch follows another.
-            let launchLogged = message.callback == .main || session != nil
-            if let session { analyzer.closeSession(session) }
+            let launchLogged = message.callback == .main || current != nil
+            if let current { analyzer.closeSession(current) }
             let process = header.process.map { String(decoding: line[$0], as: UTF8.self) }
-            session = analyzer.newSession(input: name, line: lineNumber, process: process, pid: pid,
+            current = analyzer.newSession(input: name, line: lineNumber, process: process, pid: pid,
                                           launchLogged: launchLogged, knowledge: knowledge)
+            session = current
         }
-        session?.handle(LifecycleEvent(line: lineNumber, micros: micros, timeText: timeText, thread: thread, message: message))
+        current?.handle(LifecycleEvent(line: lineNumber, micros: micros, timeText: timeText, thread: thread, message: message))
     }
 
     /// `main()` or a change of process id starts a new app launch; so does a willFinishLaunching or
     /// didFinishLaunching after didFinishLaunching when the format has no process id to tell launches apart.
-    private func needsNewSession(for message: LifecycleMessage, pid: Int?) -> Bool {
+    private func needsNewSession(_ session: SessionAnalyzer?, for message: LifecycleMessage, pid: Int?) -> Bool {
         guard let session else { return true }
         if message.callback == .main { return session.eventCount > 0 }
         if let pid, let current = session.pid { return pid != current }

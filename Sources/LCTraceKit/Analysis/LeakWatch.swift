@@ -23,9 +23,12 @@ struct LeakWatch {
         armed.append(entry)
     }
 
+    /// Whether any controller is armed: when none is, `expire` has nothing to do.
+    var isWatching: Bool { !armed.isEmpty }
+
     mutating func disarm(_ controller: Int) {
-        armed.removeAll { $0.controller == controller }
-        undecided.removeAll { $0.controller == controller }
+        if !armed.isEmpty { armed.removeAll { $0.controller == controller } }
+        if !undecided.isEmpty { undecided.removeAll { $0.controller == controller } }
     }
 
     /// The time is now `micros`: returns the entries past their deadline whose class is known to log dealloc

@@ -31,6 +31,9 @@ struct MainThreadCheck {
         return []
     }
 
+    /// Whether the main thread is known and is `thread`: then `take` would decide nothing, whatever the callback.
+    func isMain(_ thread: ThreadID) -> Bool { mainThread == thread }
+
     mutating func finish() -> [Deviation] {
         guard mainThread == nil, !backlog.isEmpty else { return [] }
         mainThread = majority()

@@ -131,11 +131,14 @@ final class SessionAnalyzer: TransitionContext {
             if startMicros == nil { startMicros = micros; startTime = event.timeText }
             lastMicros = micros
             endTime = event.timeText
-            for leak in leaks.expire(now: micros, classLogsDealloc: classLogsDealloc) { emitLeak(leak, confirmed: true) }
+            if leaks.isWatching {
+                for leak in leaks.expire(now: micros, classLogsDealloc: classLogsDealloc) { emitLeak(leak, confirmed: true) }
+            }
         }
         let callback = event.message.callback
-        let subject = event.message.className ?? callback.rawValue
-        if let thread = event.thread {
+        // Once the main thread is known, a callback logged on it decides nothing: the common case, checked first.
+        if let thread = event.thread, !mainThread.isMain(thread) {
+            let subject = event.message.className ?? callback.rawValue
             let decides = callback == .main || callback == .willFinishLaunching || callback == .didFinishLaunching
             emit(mainThread.take(.init(thread: thread, line: event.line, callback: callback, subject: subject), decides: decides))
         }
@@ -225,11 +228,11 @@ final class SessionAnalyzer: TransitionContext {
             outcome = ControllerAutomaton.outcome(of: callback, in: .unknown)
         }
         var violated = false
-        let name = controllerNames[index]
 
         if callback == .viewDidLoad {
             violated = checkViewLoad(index, event: event, outcome: outcome, spawned: &index)
         } else if callback == .unbalancedAppearanceNotice {
+            let name = controllerNames[index]
             emit(Deviation(rule: .unbalancedAppearanceTransition, line: event.line, subject: name,
                            message: "UIKit reported unbalanced calls to begin/end appearance transitions for \(name)",
                            expected: "each beginAppearanceTransition closed by one endAppearanceTransition", actual: event.message.spelled))
@@ -239,6 +242,7 @@ final class SessionAnalyzer: TransitionContext {
             case .to(let next):
                 controllers[index].phase = next
             case .violation(let rule, let next):
+                let name = controllerNames[index]
                 emit(Deviation(
                     rule: rule, line: event.line, subject: name,
                     message: violationMessage(rule, callback: callback, phase: controllers[index].phase, name: name),
@@ -379,11 +383,12 @@ final class SessionAnalyzer: TransitionContext {
     /// The instance a callback belongs to. By address when logged; by class otherwise, where several live
     /// instances of one class are told apart by which of them the callback is legal for (newest first).
     private func route(_ event: LifecycleEvent) -> Int {
-        guard let candidates = instances.instances(for: event.message), let newest = candidates.last else {
-            return makeInstance(for: event)
-        }
-        if candidates.count > 1 {
-            for index in candidates.reversed().prefix(8) where controllers[index].phase != .dead {
+        guard let (newest, count) = instances.newest(for: event.message) else { return makeInstance(for: event) }
+        if count > 1 {
+            // The newest eight, newest first.
+            for position in stride(from: count - 1, through: max(0, count - 8), by: -1) {
+                let index = instances.instance(position, for: event.message)
+                guard controllers[index].phase != .dead else { continue }
                 if case .to = ControllerAutomaton.outcome(of: event.message.callback, in: controllers[index].phase) {
                     return index
                 }
@@ -394,7 +399,7 @@ final class SessionAnalyzer: TransitionContext {
 
     private func makeInstance(for event: LifecycleEvent) -> Int {
         let className = event.message.className ?? "?"
-        let ordinal = (instances.instances(for: event.message)?.count ?? 0) + 1
+        let ordinal = (instances.newest(for: event.message)?.count ?? 0) + 1
         var id = event.message.address.map { "\(className)@\($0)" } ?? className
         if ordinal > 1 { id += "#\(ordinal)" }
         let index = controllers.count
@@ -526,12 +531,24 @@ private struct InstanceIndex {
     private var byClassKey: [[Int]] = []
     private var byName: [String: [Int]] = [:]
 
-    func instances(for message: LifecycleMessage) -> [Int]? {
+    /// How many instances the message's class (or address) has, and the newest; nil for none. Read in place: a
+    /// copy of the list would be retained and released on every callback.
+    /// (`mutating` only so that the caller reads the index in place: a non-mutating call on a class's stored
+    /// struct copies it, retaining its storage, on every callback.)
+    mutating func newest(for message: LifecycleMessage) -> (index: Int, count: Int)? {
         if message.address == nil, message.classKey >= 0 {
             let key = Int(message.classKey)
-            return key < byClassKey.count && !byClassKey[key].isEmpty ? byClassKey[key] : nil
+            guard key < byClassKey.count, let last = byClassKey[key].last else { return nil }
+            return (last, byClassKey[key].count)
         }
-        return byName[message.address ?? message.className ?? "?"]
+        guard let list = byName[message.address ?? message.className ?? "?"], let last = list.last else { return nil }
+        return (last, list.count)
+    }
+
+    /// The instance at `position` (0 is the oldest) among those `newest(for:)` counted.
+    mutating func instance(_ position: Int, for message: LifecycleMessage) -> Int {
+        if message.address == nil, message.classKey >= 0 { return byClassKey[Int(message.classKey)][position] }
+        return byName[message.address ?? message.className ?? "?"]![position]
     }
 
     mutating func add(_ instance: Int, for message: LifecycleMessage) {

@@ -46,6 +46,14 @@ final class ByteBuffer: @unchecked Sendable {
         text.withUTF8Buffer { append(UnsafeRawBufferPointer($0)) }
     }
 
+    /// Writes at most `limit` bytes straight into the buffer's room: `body` gets where to write and returns how many
+    /// it wrote. One capacity check for several small writes.
+    @inline(__always)
+    func write(atMost limit: Int, _ body: (UnsafeMutableRawPointer) -> Int) {
+        if count + limit > capacity { grow(to: count + limit) }
+        count += body(UnsafeMutableRawPointer(start + count))
+    }
+
     func append(_ text: String) {
         var text = text
         text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
@@ -65,14 +73,6 @@ final class ByteBuffer: @unchecked Sendable {
             rest /= 10
         } while rest > 0
         count += length
-    }
-
-    /// `byte` written `times` times.
-    func append(repeating byte: UInt8, times: Int) {
-        guard times > 0 else { return }
-        if count + times > capacity { grow(to: count + times) }
-        memset(start + count, Int32(byte), times)
-        count += times
     }
 
     /// Overwrites a byte already written.

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Writes JSON text straight into bytes, members in the order they are written: pretty-printed (two spaces per
 /// level, from a starting level) or on one line (JSON Lines). `/` is left unescaped. The reports are written with
 /// it directly, so no tree of values is built per item.
@@ -56,13 +60,45 @@ struct JSONWriter {
         }
     }
 
-    /// A member name from the report schema: plain ASCII, written as it is.
+    /// A member name from the report schema: plain ASCII, written as it is, with its separator and indentation in
+    /// one write (the commonest write of a report).
     mutating func key(_ name: StaticString) {
-        separate()
-        buffer.append(UInt8(ascii: "\""))
-        buffer.append(name)
-        buffer.append(pretty ? "\": " as StaticString : "\":")
+        let length = name.utf8CodeUnitCount
+        let indent = pretty ? level * 2 : 0
+        let needsComma = !first
+        let pretty = self.pretty
+        buffer.write(atMost: length + indent + JSONWriter.lineBreakSlack + 5) { room in
+            var at = 0
+            if needsComma { room.storeBytes(of: UInt8(ascii: ","), as: UInt8.self); at = 1 }
+            if pretty { at += JSONWriter.writeLineBreak(indent: indent, at: room + at) }
+            room.storeBytes(of: UInt8(ascii: "\""), toByteOffset: at, as: UInt8.self)
+            memcpy(room + at + 1, name.utf8Start, length)
+            at += length + 1
+            room.storeBytes(of: UInt8(ascii: "\""), toByteOffset: at, as: UInt8.self)
+            room.storeBytes(of: UInt8(ascii: ":"), toByteOffset: at + 1, as: UInt8.self)
+            guard pretty else { return at + 2 }
+            room.storeBytes(of: UInt8(ascii: " "), toByteOffset: at + 2, as: UInt8.self)
+            return at + 3
+        }
+        first = false
         afterKey = true
+    }
+
+    /// Room a line break needs beyond its `indent` spaces: the newline, and the overshoot of writing spaces eight at
+    /// a time.
+    private static let lineBreakSlack = 9
+
+    /// A newline and `indent` spaces at `room`; returns how many bytes that is. Spaces are stored eight at a time,
+    /// possibly past the end (the caller reserved `lineBreakSlack`).
+    @inline(__always)
+    private static func writeLineBreak(indent: Int, at room: UnsafeMutableRawPointer) -> Int {
+        room.storeBytes(of: 0x0A, as: UInt8.self)
+        var written = 0
+        while written < indent {
+            room.storeBytes(of: 0x2020_2020_2020_2020 as UInt64, toByteOffset: 1 + written, as: UInt64.self)
+            written += 8
+        }
+        return 1 + indent
     }
 
     /// Any member name (escaped as needed).
@@ -103,8 +139,8 @@ struct JSONWriter {
 
     private mutating func newline() {
         guard pretty else { return }
-        buffer.append(0x0A)
-        buffer.append(repeating: 0x20, times: level * 2)
+        let indent = level * 2
+        buffer.write(atMost: indent + JSONWriter.lineBreakSlack) { JSONWriter.writeLineBreak(indent: indent, at: $0) }
     }
 
     // MARK: Values
