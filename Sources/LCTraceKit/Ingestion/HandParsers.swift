@@ -10,6 +10,66 @@ enum HandParsers {
     @inline(__always) static func isHexOrX(_ byte: UInt8) -> Bool {
         isDigit(byte) || (byte | 0x20) &- 0x61 < 6 || byte == 0x78
     }
+
+    /// The same classes as bits of one table entry per byte, for the scanning loops: one load and one test a byte.
+    struct ByteClass: OptionSet {
+        let rawValue: UInt8
+        static let digit = ByteClass(rawValue: 1)
+        static let nameStart = ByteClass(rawValue: 2)
+        static let word = ByteClass(rawValue: 4)
+        static let space = ByteClass(rawValue: 8)
+        static let hexOrX = ByteClass(rawValue: 16)
+        /// `[\w.]`: what follows a name's first character.
+        static let nameBody = ByteClass(rawValue: 32)
+        /// `[\w:]`: inside a Swift function's parentheses.
+        static let wordOrColon = ByteClass(rawValue: 64)
+        /// `[^\[\]\n]`: a process name in an NSLog header.
+        static let processName = ByteClass(rawValue: 128)
+    }
+
+    /// The classes of every byte, built from the predicates above (so the two cannot disagree). Written once, when
+    /// first used, and only read after that.
+    nonisolated(unsafe) static let byteClasses: UnsafePointer<UInt8> = {
+        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        for byte in 0...255 {
+            let b = UInt8(byte)
+            var classes: ByteClass = []
+            if isDigit(b) { classes.insert(.digit) }
+            if isNameStart(b) { classes.insert(.nameStart) }
+            if isWord(b) { classes.insert([.word, .nameBody, .wordOrColon]) }
+            if isSpace(b) { classes.insert(.space) }
+            if isHexOrX(b) { classes.insert(.hexOrX) }
+            if b == 0x2E { classes.insert(.nameBody) }
+            if b == 0x3A { classes.insert(.wordOrColon) }
+            if b != 0x5B, b != 0x5D, b != 0x0A { classes.insert(.processName) }
+            table[byte] = classes.rawValue
+        }
+        return UnsafePointer(table)
+    }()
+}
+
+/// Bytes scanned by class through `HandParsers.byteClasses`, read through a plain pointer.
+struct ClassScanner {
+    let base: UnsafePointer<UInt8>
+    let table = HandParsers.byteClasses
+
+    init(_ line: UnsafeRawBufferPointer) {
+        // An empty line may have no address; nothing is read from it then (every read is bounded by its count).
+        base = (line.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!).assumingMemoryBound(to: UInt8.self)
+    }
+
+    @inline(__always) func isClass(_ classes: HandParsers.ByteClass, at index: Int) -> Bool {
+        table[Int(base[index])] & classes.rawValue != 0
+    }
+
+    /// The first index from `index` up to `limit` whose byte is not of `classes`.
+    @inline(__always) func skip(_ classes: HandParsers.ByteClass, from index: Int, to limit: Int) -> Int {
+        var i = index
+        while i < limit, table[Int(base[i])] & classes.rawValue != 0 { i += 1 }
+        return i
+    }
+
+    @inline(__always) subscript(index: Int) -> UInt8 { base[index] }
 }
 
 /// The NSLog headers, `2016-03-17 16:02:37.277 Process[pid:tid] ` (classic) and
@@ -20,14 +80,17 @@ enum HandHeader: Sendable {
 
     /// The header at `start`, or nil when the line is not in the format (a definite answer, as the pattern's).
     func parse(_ line: UnsafeRawBufferPointer, from start: Int) -> LineHeader? {
-        var s = ByteScanner(line)
-        s.index = start
-        // \d{4}-\d\d-\d\d then ' ' (modern: [ T]) then \d\d:\d\d:\d\d
-        guard s.digits(exactly: 4) != nil, s.skip(0x2D), s.digits(exactly: 2) != nil, s.skip(0x2D),
-              s.digits(exactly: 2) != nil, s.skip(0x20) || (self == .nslogModern && s.skip(0x54)),
-              s.digits(exactly: 2) != nil, s.skip(0x3A), s.digits(exactly: 2) != nil, s.skip(0x3A),
-              s.digits(exactly: 2) != nil
+        // \d{4}-\d\d-\d\d then ' ' (modern: [ T]) then \d\d:\d\d:\d\d, at fixed places.
+        guard line.count - start >= 19 else { return nil }
+        let l = ClassScanner(line)
+        for offset in [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18] where !l.isClass(.digit, at: start + offset) {
+            return nil
+        }
+        guard l[start + 4] == 0x2D, l[start + 7] == 0x2D, l[start + 13] == 0x3A, l[start + 16] == 0x3A,
+              l[start + 10] == 0x20 || (self == .nslogModern && l[start + 10] == 0x54)
         else { return nil }
+        var s = ByteScanner(line)
+        s.index = start + 19
         switch self {
         case .nslogClassic:
             // (?:\.\d{1,3})? then ' '
@@ -47,21 +110,20 @@ enum HandHeader: Sendable {
         let time = start..<s.index
         guard s.skip(0x20) else { return nil }
         // (?<process>[^\[\]\n]+?)\[ : the process cannot hold '[', so it ends at the first one.
-        let processStart = s.index
-        s.skip { $0 != 0x5B && $0 != 0x5D && $0 != 0x0A }
-        let process = processStart..<s.index
-        guard !process.isEmpty, s.skip(0x5B) else { return nil }
+        let limit = line.count
+        let process = s.index..<l.skip(.processName, from: s.index, to: limit)
+        var i = process.upperBound
+        guard !process.isEmpty, i < limit, l[i] == 0x5B else { return nil }
         // (?<pid>\d+):(?<tid>[0-9A-Fa-fx]+)\] ?
-        let pidStart = s.index
-        s.skip(while: HandParsers.isDigit)
-        let pid = pidStart..<s.index
-        guard !pid.isEmpty, s.skip(0x3A) else { return nil }
-        let tidStart = s.index
-        s.skip(while: HandParsers.isHexOrX)
-        let tid = tidStart..<s.index
-        guard !tid.isEmpty, s.skip(0x5D) else { return nil }
-        _ = s.skip(0x20)
-        return LineHeader(time: time, process: process, pid: pid, tid: tid, message: s.index..<line.count)
+        let pid = (i + 1)..<l.skip(.digit, from: i + 1, to: limit)
+        i = pid.upperBound
+        guard !pid.isEmpty, i < limit, l[i] == 0x3A else { return nil }
+        let tid = (i + 1)..<l.skip(.hexOrX, from: i + 1, to: limit)
+        i = tid.upperBound
+        guard !tid.isEmpty, i < limit, l[i] == 0x5D else { return nil }
+        i += 1
+        if i < limit, l[i] == 0x20 { i += 1 }
+        return LineHeader(time: time, process: process, pid: pid, tid: tid, message: i..<limit)
     }
 }
 
@@ -77,74 +139,66 @@ enum HandMessageMatch: Equatable {
     /// Mirrors branches 3–5 of `MessageParser.pattern` for messages that start with a name character; the others
     /// (`<Module.Class: 0x…>`, `-[Class sel]`, `[Class …]`) are left undecided.
     static func match(_ line: UnsafeRawBufferPointer, from start: Int, to limit: Int) -> HandMessageMatch {
-        var i = start
-        while i < limit, HandParsers.isSpace(line[i]) { i += 1 }
-        guard i < limit, HandParsers.isNameStart(line[i]) else { return .undecided }
+        let l = ClassScanner(line)
+        var i = l.skip(.space, from: start, to: limit)
+        guard i < limit, l.isClass(.nameStart, at: i) else { return .undecided }
         // (name): [A-Za-z_][\w.]* — greedy, and nothing after it could be part of a shorter one.
         let nameStart = i
-        i += 1
-        while i < limit, HandParsers.isWord(line[i]) || line[i] == 0x2E { i += 1 }
+        i = l.skip(.nameBody, from: i + 1, to: limit)
         let name = nameStart..<i
-        if i < limit, line[i] == 0x5D { return .undecided }
+        if i < limit, l[i] == 0x5D { return .undecided }
 
         // Branch 3: \s*>{2,}\s*(selector)
-        var j = i
-        while j < limit, HandParsers.isSpace(line[j]) { j += 1 }
-        if j + 1 < limit, line[j] == 0x3E, line[j + 1] == 0x3E {
-            while j < limit, line[j] == 0x3E { j += 1 }
-            while j < limit, HandParsers.isSpace(line[j]) { j += 1 }
-            guard let end = selector(line, from: j, to: limit) else { return .undecided }
+        var j = l.skip(.space, from: i, to: limit)
+        if j + 1 < limit, l[j] == 0x3E, l[j + 1] == 0x3E {
+            while j < limit, l[j] == 0x3E { j += 1 }
+            j = l.skip(.space, from: j, to: limit)
+            guard let end = selector(l, from: j, to: limit) else { return .undecided }
             return .matched(className: name, selector: j..<end, end: end)
         }
 
         // Branches 4 and 5 both need \s+ then [A-Za-z_]\w*.
-        guard i < limit, HandParsers.isSpace(line[i]) else { return .none }
-        while i < limit, HandParsers.isSpace(line[i]) { i += 1 }
+        guard i < limit, l.isClass(.space, at: i) else { return .none }
+        i = l.skip(.space, from: i, to: limit)
         let selectorStart = i
-        guard i < limit, HandParsers.isNameStart(line[i]) else { return .none }
-        i += 1
-        while i < limit, HandParsers.isWord(line[i]) { i += 1 }
+        guard i < limit, l.isClass(.nameStart, at: i) else { return .none }
+        i = l.skip(.word, from: i + 1, to: limit)
         // Branch 4: a Swift function, \([\w:]*\)
-        if i < limit, line[i] == 0x28 {
-            var k = i + 1
-            while k < limit, HandParsers.isWord(line[k]) || line[k] == 0x3A { k += 1 }
-            if k < limit, line[k] == 0x29 {
+        if i < limit, l[i] == 0x28 {
+            let k = l.skip(.wordOrColon, from: i + 1, to: limit)
+            if k < limit, l[k] == 0x29 {
                 return .matched(className: name, selector: selectorStart..<(k + 1), end: k + 1)
             }
         }
         // Branch 5: an Objective-C selector (?::(?:[A-Za-z_]\w*:)*)? and then only white space to the end.
-        if i < limit, line[i] == 0x3A { i = segments(line, from: i + 1, to: limit) }
+        if i < limit, l[i] == 0x3A { i = segments(l, from: i + 1, to: limit) }
         let selectorEnd = i
-        while i < limit, HandParsers.isSpace(line[i]) { i += 1 }
+        i = l.skip(.space, from: i, to: limit)
         return i == limit ? .matched(className: name, selector: selectorStart..<selectorEnd, end: limit) : .none
     }
 
     /// `[A-Za-z_]\w*(?:\([\w:]*\)|:(?:[A-Za-z_]\w*:)*)?(?![A-Za-z_(])` on its first (greedy) path: the end, or nil
     /// when that path fails the look-ahead (PCRE2 would backtrack; the caller leaves the line to it).
-    private static func selector(_ line: UnsafeRawBufferPointer, from start: Int, to limit: Int) -> Int? {
-        var i = start
-        guard i < limit, HandParsers.isNameStart(line[i]) else { return nil }
-        i += 1
-        while i < limit, HandParsers.isWord(line[i]) { i += 1 }
-        if i < limit, line[i] == 0x28 {
-            var k = i + 1
-            while k < limit, HandParsers.isWord(line[k]) || line[k] == 0x3A { k += 1 }
-            guard k < limit, line[k] == 0x29 else { return nil }
+    private static func selector(_ l: ClassScanner, from start: Int, to limit: Int) -> Int? {
+        guard start < limit, l.isClass(.nameStart, at: start) else { return nil }
+        var i = l.skip(.word, from: start + 1, to: limit)
+        if i < limit, l[i] == 0x28 {
+            let k = l.skip(.wordOrColon, from: i + 1, to: limit)
+            guard k < limit, l[k] == 0x29 else { return nil }
             i = k + 1
-        } else if i < limit, line[i] == 0x3A {
-            i = segments(line, from: i + 1, to: limit)
+        } else if i < limit, l[i] == 0x3A {
+            i = segments(l, from: i + 1, to: limit)
         }
-        if i < limit, HandParsers.isNameStart(line[i]) || line[i] == 0x28 { return nil }
+        if i < limit, l.isClass(.nameStart, at: i) || l[i] == 0x28 { return nil }
         return i
     }
 
     /// (?:[A-Za-z_]\w*:)* from `start`: where the last complete segment ends.
-    private static func segments(_ line: UnsafeRawBufferPointer, from start: Int, to limit: Int) -> Int {
+    private static func segments(_ l: ClassScanner, from start: Int, to limit: Int) -> Int {
         var end = start
-        while end < limit, HandParsers.isNameStart(line[end]) {
-            var k = end + 1
-            while k < limit, HandParsers.isWord(line[k]) { k += 1 }
-            guard k < limit, line[k] == 0x3A else { break }
+        while end < limit, l.isClass(.nameStart, at: end) {
+            let k = l.skip(.word, from: end + 1, to: limit)
+            guard k < limit, l[k] == 0x3A else { break }
             end = k + 1
         }
         return end
