@@ -225,6 +225,25 @@ import Testing
         #expect(result.findings.first?.session == 1)
         #expect(result.sessions.first?.launch.finishLaunchingToActiveMs == 60)
     }
+
+    /// The post-mortem names its last events as logged: class names and selectors (kept as the parser's numbers)
+    /// and markers (kept as text) alike, also once newer events have taken the places of older ones.
+    @Test func postMortemNamesTheLastEventsAsLogged() throws {
+        let head = "2016-03-17 16:02:37.000 App[10:1] "
+        let launch = ["main()", "AppDelegate >>>> application:didFinishLaunchingWithOptions:",
+                      "AppDelegate >>>> applicationDidBecomeActive:"]
+        func lastEvents(_ messages: [String]) throws -> String? {
+            let result = try analyze(text: messages.map { head + $0 }.joined(separator: "\n") + "\n")
+            let message = result.findings.first { $0.rule == .sessionEndedAbruptly }?.message
+            return message.flatMap { $0.range(of: "last events: ") }.map { String(message![$0.upperBound...]) }
+        }
+        #expect(try lastEvents(launch) == "line 1 main(), line 2 AppDelegate application:didFinishLaunchingWithOptions:, "
+            + "line 3 AppDelegate applicationDidBecomeActive:")
+        #expect(try lastEvents(launch + ["Received memory warning.", "ShopApp.HomeViewController >>>> viewDidLoad"])
+            == "line 3 AppDelegate applicationDidBecomeActive:, line 4 Received memory warning., line 5 HomeViewController viewDidLoad")
+        #expect(try lastEvents(launch + ["HomeViewController >>>> viewDidLoad", "HomeViewController viewWillAppear(_:)", "HomeViewController >>>> viewDidAppear:"])
+            == "line 4 HomeViewController viewDidLoad, line 5 HomeViewController viewWillAppear(_:), line 6 HomeViewController viewDidAppear:")
+    }
 }
 
 @Suite struct FidelityIngestionTests {

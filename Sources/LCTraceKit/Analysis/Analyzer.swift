@@ -113,7 +113,7 @@ public final class Analyzer: SessionFeed {
                                 knowledge: InputKnowledge) -> SessionAnalyzer {
         SessionAnalyzer(index: summary.sessions + 1, input: input, firstLine: line, process: process, pid: pid,
                         launchLogged: launchLogged, keepEvents: options.keepEvents, rules: options.rules,
-                        knowledge: knowledge, feed: self)
+                        knowledge: knowledge, names: messageParser, feed: self)
     }
 
     // MARK: Parallel inputs

@@ -95,7 +95,7 @@ final class SessionAnalyzer: TransitionContext {
     private var mainThread = MainThreadCheck()
     private var findings: [Finding] = []
     /// The last few events, for the post-mortem finding.
-    private var recentEvents = RecentEvents()
+    private var recentEvents: RecentEvents
     private var mainMicros: Int64?
     private var finishLaunchingMicros: Int64?
     private var sawFirstAppear = false
@@ -107,7 +107,7 @@ final class SessionAnalyzer: TransitionContext {
     var sawFinishLaunching: Bool { activity.sawFinishLaunching }
 
     init(index: Int, input: String, firstLine: Int, process: String?, pid: Int?, launchLogged: Bool,
-         keepEvents: Bool, rules: RuleSettings, knowledge: InputKnowledge, feed: any SessionFeed) {
+         keepEvents: Bool, rules: RuleSettings, knowledge: InputKnowledge, names: MessageParser, feed: any SessionFeed) {
         self.index = index
         self.input = input
         self.startLine = firstLine
@@ -121,6 +121,7 @@ final class SessionAnalyzer: TransitionContext {
         self.recordsEvents = keepEvents || feed.wantsLiveItems
         self.activity = ActivityTracker(launchLogged: launchLogged)
         self.leaks = LeakWatch(timeoutSeconds: rules.leakTimeoutSeconds)
+        self.recentEvents = RecentEvents(names: names)
         self.transitions = TransitionTracker(context: self)
     }
 
@@ -562,32 +563,50 @@ private struct InstanceIndex {
     }
 }
 
-/// The last three events of a session, for the post-mortem; kept without allocating per event.
+/// The last three events of a session, for the post-mortem; kept without allocating per event, and without
+/// retaining names: an event is kept as its line and the message parser's numbers for its names, which are looked
+/// up only if the post-mortem is written. A message whose names have no number keeps them as they are.
 private struct RecentEvents {
-    /// A concrete element type (not an optional tuple), so that storing one is a plain copy.
     private struct Entry {
         var line: Int
-        var message: LifecycleMessage
+        var classKey: Int32
+        var spelledKey: Int32
     }
 
     private static let capacity = 3
+    private let names: MessageParser
     /// Oldest first once full; `next` is where the next entry goes.
     private var entries: [Entry] = []
+    /// By position, the names of an entry that has no numbers for them; nil for the others.
+    private var spelledOut: [(className: String?, spelled: String)?] = [nil, nil, nil]
+    private var anySpelledOut = false
     private var next = 0
 
+    init(names: MessageParser) {
+        self.names = names
+        entries.reserveCapacity(RecentEvents.capacity)
+    }
+
     mutating func note(line: Int, message: LifecycleMessage) {
-        if entries.count < RecentEvents.capacity {
-            entries.append(Entry(line: line, message: message))
-        } else {
-            entries[next] = Entry(line: line, message: message)
+        let entry = Entry(line: line, classKey: message.classKey, spelledKey: message.spelledKey)
+        if entries.count < RecentEvents.capacity { entries.append(entry) } else { entries[next] = entry }
+        if message.spelledKey < 0 || (message.classKey < 0 && message.className != nil) {
+            spelledOut[next] = (message.className, message.spelled)
+            anySpelledOut = true
+        } else if anySpelledOut, spelledOut[next] != nil {
+            spelledOut[next] = nil
         }
         next = (next + 1) % RecentEvents.capacity
     }
 
     var described: String {
-        let ordered = entries.count < RecentEvents.capacity ? entries : Array(entries[next...] + entries[..<next])
-        return ordered
-            .map { "line \($0.line) \($0.message.className.map { $0 + " " } ?? "")\($0.message.spelled)" }
-            .joined(separator: ", ")
+        let positions = entries.count < RecentEvents.capacity ? Array(entries.indices) : Array(next..<entries.count) + Array(0..<next)
+        return positions.map { position in
+            let entry = entries[position]
+            let (className, spelled) = spelledOut[position]
+                ?? (entry.classKey >= 0 ? names.className(forKey: entry.classKey) : nil, names.spelling(forKey: entry.spelledKey))
+            return "line \(entry.line) \(className.map { $0 + " " } ?? "")\(spelled)"
+        }
+        .joined(separator: ", ")
     }
 }

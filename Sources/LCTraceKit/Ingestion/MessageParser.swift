@@ -14,6 +14,8 @@ public struct LifecycleMessage: Equatable, Sendable {
     /// The parser's number for the class name: the same for every message of that class from one parser, so the
     /// analysis finds instances by an integer instead of hashing the name. -1 when the parser has no number for it.
     var classKey: Int32 = -1
+    /// The parser's number for the spelling, likewise (`MessageParser.spelling(forKey:)`); -1 when it has none.
+    var spelledKey: Int32 = -1
 
     public static func == (lhs: LifecycleMessage, rhs: LifecycleMessage) -> Bool {
         lhs.className == rhs.className && lhs.address == rhs.address && lhs.callback == rhs.callback
@@ -48,13 +50,21 @@ public final class MessageParser {
     }()
 
     private let matcher: PCRE2Matcher
-    /// Logged selector → (its callback, if it is one; the spelling as a String).
-    private var selectors = ByteStringCache<(Callback?, String)>()
+    /// Logged selector → (its callback, if it is one; the spelling as a String, and its number).
+    private var selectors = ByteStringCache<(callback: Callback?, spelled: String, key: Int32)>()
     /// Logged class (with its module) → the class name reports use, and its number (`LifecycleMessage.classKey`).
     private var classNames = ByteStringCache<(name: String, key: Int32)>()
     /// Class name → its number. Bounded as the caches are; names past the bound get none (-1).
     private var classKeys: [String: Int32] = [:]
-    private static let classKeyLimit = 4096
+    private static let keyLimit = 4096
+    /// The names and spellings by number. Numbers are never reused, so one stays valid for the parser's life.
+    private var classNamesByKey: [String] = []
+    private var spellingsByKey: [String] = []
+
+    /// The class name numbered `key` by this parser.
+    func className(forKey key: Int32) -> String { classNamesByKey[Int(key)] }
+    /// The spelling numbered `key` by this parser.
+    func spelling(forKey key: Int32) -> String { spellingsByKey[Int(key)] }
 
     /// Whether the hand-written matcher decides the common forms before PCRE2 is asked.
     private let fastPath: Bool
@@ -113,25 +123,29 @@ public final class MessageParser {
     /// The message for a matched class and selector, or nil when the selector is not a lifecycle callback or intent.
     private func recognised(_ line: UnsafeRawBufferPointer, classRange: Range<Int>, address: String?,
                             selectorRange: Range<Int>, end: Int) -> LifecycleMessage? {
-        let (known, spelled) = selectors.value(for: UnsafeRawBufferPointer(rebasing: line[selectorRange])) {
+        let selector = selectors.value(for: UnsafeRawBufferPointer(rebasing: line[selectorRange])) {
             let spelled = String(decoding: line[selectorRange], as: UTF8.self)
-            return (CallbackNames.callback(forSelector: spelled), spelled)
+            let callback = CallbackNames.callback(forSelector: spelled)
+            guard callback != nil, spellingsByKey.count < MessageParser.keyLimit else { return (callback, spelled, -1) }
+            spellingsByKey.append(spelled)
+            return (callback, spelled, Int32(spellingsByKey.count - 1))
         }
-        guard let callback = known else { return nil }
+        guard let callback = selector.callback else { return nil }
         let className = classNames.value(for: UnsafeRawBufferPointer(rebasing: line[classRange])) {
             let name = MessageParser.className(line[classRange])
             return (name, classKey(for: name))
         }
-        return LifecycleMessage(className: className.name, address: address, callback: callback, spelled: spelled, end: end,
-                                classKey: className.key)
+        return LifecycleMessage(className: className.name, address: address, callback: callback, spelled: selector.spelled, end: end,
+                                classKey: className.key, spelledKey: selector.key)
     }
 
     /// The number of a class name (`Module.Class` and `Class` share one), given in the order names are first seen.
     private func classKey(for name: String) -> Int32 {
         if let key = classKeys[name] { return key }
-        guard classKeys.count < MessageParser.classKeyLimit else { return -1 }
+        guard classKeys.count < MessageParser.keyLimit else { return -1 }
         let key = Int32(classKeys.count)
         classKeys[name] = key
+        classNamesByKey.append(name)
         return key
     }
 
