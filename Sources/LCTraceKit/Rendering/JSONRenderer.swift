@@ -7,7 +7,6 @@ import Glibc
 /// unlinked temporary file, so their number does not grow the memory either.
 public final class JSONRenderer: ReportSink {
     private let output: Output
-    private let includeEvents: Bool
     private var sessionsWritten = 0
     private var findingsWritten = 0
     private let findings = Spool()
@@ -17,7 +16,6 @@ public final class JSONRenderer: ReportSink {
     /// `config` is the configuration file the run used, named in the report.
     public init(output: Output, includeEvents: Bool, config: String? = nil) {
         self.output = output
-        self.includeEvents = includeEvents
         sessionElement = SessionRendering(head: "{\n      \"index\": ") { session, text in
             var writer = JSONWriter(appendingTo: text, indent: 2)
             writer.object { ReportJSON.sessionMembers(session, events: includeEvents, into: &$0) }

@@ -161,18 +161,7 @@ public struct RenderedItem: Sendable {
     /// Writes the item with its number.
     func write(number: Int, to output: Output) {
         head.withUTF8Buffer { output.write(UnsafeRawBufferPointer($0)) }
-        var digits = (UInt64(0), UInt64(0), UInt64(0))
-        withUnsafeMutableBytes(of: &digits) { room in
-            var rest = number.magnitude
-            var first = room.count
-            repeat {
-                first -= 1
-                room[first] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
-            } while rest > 0
-            if number < 0 { first -= 1; room[first] = UInt8(ascii: "-") }
-            output.write(UnsafeRawBufferPointer(rebasing: room[first...]))
-        }
+        output.write(integer: number)
         output.write(tail)
     }
 }

@@ -20,7 +20,7 @@ public final class Output: TextOutputStream {
     public func write(_ string: String) {
         guard fd != nil else { text += string; return }
         buffer.append(string)
-        if buffer.count >= 1 << 16 { flush() }
+        flushIfFull()
     }
 
     public func write(bytes: [UInt8]) {
@@ -30,6 +30,17 @@ public final class Output: TextOutputStream {
     func write(_ bytes: UnsafeRawBufferPointer) {
         guard fd != nil else { text += String(decoding: bytes, as: UTF8.self); return }
         buffer.append(bytes)
+        flushIfFull()
+    }
+
+    /// An integer in decimal digits, written straight into the buffer.
+    func write(integer value: Int) {
+        guard fd != nil else { text += String(value); return }
+        JSONWriter.appendInteger(Int64(value), to: buffer)
+        flushIfFull()
+    }
+
+    private func flushIfFull() {
         if buffer.count >= 1 << 16 { flush() }
     }
 
