@@ -282,9 +282,17 @@ private final class InputRun {
     let messageParser: MessageParser
     let name: String
     var summary: InputSummary
-    var parser: LineHeaderParser?
+    var parser: LineHeaderParser? {
+        didSet { parserReference = parser.map { Unmanaged.passUnretained($0) } }
+    }
     var lineNumber: Int
-    var session: SessionAnalyzer?
+    var session: SessionAnalyzer? {
+        didSet { sessionReference = session.map { Unmanaged.passUnretained($0) } }
+    }
+    /// `parser` and `session` as the per-line path reads them: without retaining and releasing them on every line.
+    /// (They are owned by the two properties above, which are never changed while a line is being handled.)
+    private var parserReference: Unmanaged<LineHeaderParser>?
+    private var sessionReference: Unmanaged<SessionAnalyzer>?
     let knowledge: InputKnowledge
     var timestamps = TimestampReader()
     /// Lines held back until the format is known (automatic detection only).
@@ -296,6 +304,7 @@ private final class InputRun {
         self.messageParser = analyzer.messageParser
         self.name = name
         self.parser = parser
+        self.parserReference = parser.map { Unmanaged.passUnretained($0) }
         self.lineNumber = firstLine - 1
         self.knowledge = knowledge
         self.summary = InputSummary(name: name, format: parser?.format.name ?? "auto")
@@ -349,11 +358,12 @@ private final class InputRun {
 
     /// Parses the record starting at `start`; returns false when it is not in the input's format.
     private func parseRecord(_ line: UnsafeRawBufferPointer, from start: Int) throws -> Bool {
-        guard let parser, let header = try parser.parse(line, from: start) else { return false }
+        guard let parserReference, let header = try parserReference._withUnsafeGuaranteedRef({ try $0.parse(line, from: start) })
+        else { return false }
         guard let message = try messageParser.parse(line, message: header.message) else { return true }
         // A second record glued to this one (a lost newline): cut this message where the recognised text ends.
         let rest = MessageParser.trimmed(line, message.end..<header.message.upperBound)
-        let glued = !rest.isEmpty && parser.headerStarts(in: line, at: rest.lowerBound)
+        let glued = !rest.isEmpty && parserReference._withUnsafeGuaranteedRef { $0.headerStarts(in: line, at: rest.lowerBound) }
         handle(message, header: header, line: line)
         if glued, try parseRecord(line, from: rest.lowerBound) {
             summary.gluedRecords += 1
@@ -368,27 +378,25 @@ private final class InputRun {
         let timeText = header.time.map { TimeText(UnsafeRawBufferPointer(rebasing: line[$0])) }
         let micros = header.time.flatMap { timestamps.microseconds(UnsafeRawBufferPointer(rebasing: line[$0])) }
         let thread = header.tid.flatMap { ThreadID(UnsafeRawBufferPointer(rebasing: line[$0])) }
-        // Read once: each read of the stored reference retains it.
-        var current = session
-        if needsNewSession(current, for: message, pid: pid) {
+        let callback = message.callback
+        if sessionReference?._withUnsafeGuaranteedRef({ InputRun.startsNewSession($0, with: callback, pid: pid) }) ?? true {
             // The process's start is in the log when main() opens the session, or a launch follows another.
-            let launchLogged = message.callback == .main || current != nil
-            if let current { analyzer.closeSession(current) }
+            let launchLogged = callback == .main || session != nil
+            if let session { analyzer.closeSession(session) }
             let process = header.process.map { String(decoding: line[$0], as: UTF8.self) }
-            current = analyzer.newSession(input: name, line: lineNumber, process: process, pid: pid,
+            session = analyzer.newSession(input: name, line: lineNumber, process: process, pid: pid,
                                           launchLogged: launchLogged, knowledge: knowledge)
-            session = current
         }
-        current?.handle(LifecycleEvent(line: lineNumber, micros: micros, timeText: timeText, thread: thread, message: message))
+        let event = LifecycleEvent(line: lineNumber, micros: micros, timeText: timeText, thread: thread, message: message)
+        sessionReference!._withUnsafeGuaranteedRef { $0.handle(event) }
     }
 
     /// `main()` or a change of process id starts a new app launch; so does a willFinishLaunching or
     /// didFinishLaunching after didFinishLaunching when the format has no process id to tell launches apart.
-    private func needsNewSession(_ session: SessionAnalyzer?, for message: LifecycleMessage, pid: Int?) -> Bool {
-        guard let session else { return true }
-        if message.callback == .main { return session.eventCount > 0 }
+    private static func startsNewSession(_ session: SessionAnalyzer, with callback: Callback, pid: Int?) -> Bool {
+        if callback == .main { return session.eventCount > 0 }
         if let pid, let current = session.pid { return pid != current }
-        if pid == nil, message.callback == .didFinishLaunching || message.callback == .willFinishLaunching {
+        if pid == nil, callback == .didFinishLaunching || callback == .willFinishLaunching {
             return session.sawFinishLaunching
         }
         return false

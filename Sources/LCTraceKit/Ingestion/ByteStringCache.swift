@@ -23,23 +23,35 @@ struct ByteStringCache<Value> {
         slots = Array(repeating: Slot(), count: capacity)
     }
 
-    mutating func value(for bytes: UnsafeRawBufferPointer, make: () -> Value) -> Value {
-        guard bytes.count <= maxKeyLength else { return make() }
+    /// The value kept for `bytes`, or nil when none is (`store` keeps one). Found by hashing and comparing the
+    /// bytes; a lookup and a store take no closure, so the caller's state is not captured (and retained) per lookup.
+    func value(for bytes: UnsafeRawBufferPointer) -> Value? {
+        guard bytes.count <= maxKeyLength else { return nil }
+        let (index, found) = slot(for: bytes, hash: ByteStringCache.hash(bytes))
+        return found ? values[Int(slots[index].value)] : nil
+    }
+
+    /// Keeps `value` for `bytes` (not yet kept), while there is room.
+    mutating func store(_ value: Value, for bytes: UnsafeRawBufferPointer) {
+        guard bytes.count <= maxKeyLength, values.count < limit else { return }
         let hash = ByteStringCache.hash(bytes)
+        let (index, found) = slot(for: bytes, hash: hash)
+        guard !found else { return }
+        slots[index] = Slot(hash: hash, offset: Int32(keyBytes.count), length: Int32(bytes.count), value: Int32(values.count))
+        keyBytes.append(contentsOf: bytes)
+        values.append(value)
+    }
+
+    /// The slot holding `bytes`, or the empty slot where they would go.
+    private func slot(for bytes: UnsafeRawBufferPointer, hash: UInt32) -> (index: Int, found: Bool) {
         let mask = slots.count - 1
         var index = Int(hash) & mask
         while true {
             let slot = slots[index]
-            if slot.length < 0 { break }
-            if slot.hash == hash, Int(slot.length) == bytes.count, matches(slot, bytes) { return values[Int(slot.value)] }
+            if slot.length < 0 { return (index, false) }
+            if slot.hash == hash, Int(slot.length) == bytes.count, matches(slot, bytes) { return (index, true) }
             index = (index + 1) & mask
         }
-        let value = make()
-        guard values.count < limit else { return value }
-        slots[index] = Slot(hash: hash, offset: Int32(keyBytes.count), length: Int32(bytes.count), value: Int32(values.count))
-        keyBytes.append(contentsOf: bytes)
-        values.append(value)
-        return value
     }
 
     private func matches(_ slot: Slot, _ bytes: UnsafeRawBufferPointer) -> Bool {

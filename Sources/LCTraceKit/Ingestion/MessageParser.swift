@@ -123,20 +123,34 @@ public final class MessageParser {
     /// The message for a matched class and selector, or nil when the selector is not a lifecycle callback or intent.
     private func recognised(_ line: UnsafeRawBufferPointer, classRange: Range<Int>, address: String?,
                             selectorRange: Range<Int>, end: Int) -> LifecycleMessage? {
-        let selector = selectors.value(for: UnsafeRawBufferPointer(rebasing: line[selectorRange])) {
-            let spelled = String(decoding: line[selectorRange], as: UTF8.self)
-            let callback = CallbackNames.callback(forSelector: spelled)
-            guard callback != nil, spellingsByKey.count < MessageParser.keyLimit else { return (callback, spelled, -1) }
-            spellingsByKey.append(spelled)
-            return (callback, spelled, Int32(spellingsByKey.count - 1))
-        }
+        let selectorBytes = UnsafeRawBufferPointer(rebasing: line[selectorRange])
+        let selector = selectors.value(for: selectorBytes) ?? newSelector(selectorBytes)
         guard let callback = selector.callback else { return nil }
-        let className = classNames.value(for: UnsafeRawBufferPointer(rebasing: line[classRange])) {
-            let name = MessageParser.className(line[classRange])
-            return (name, classKey(for: name))
-        }
+        let classBytes = UnsafeRawBufferPointer(rebasing: line[classRange])
+        let className = classNames.value(for: classBytes) ?? newClassName(classBytes)
         return LifecycleMessage(className: className.name, address: address, callback: callback, spelled: selector.spelled, end: end,
                                 classKey: className.key, spelledKey: selector.key)
+    }
+
+    /// A selector seen for the first time: its callback, if it is one, its spelling and, for a callback, a number.
+    private func newSelector(_ bytes: UnsafeRawBufferPointer) -> (callback: Callback?, spelled: String, key: Int32) {
+        let spelled = String(decoding: bytes, as: UTF8.self)
+        let callback = CallbackNames.callback(forSelector: spelled)
+        var key: Int32 = -1
+        if callback != nil, spellingsByKey.count < MessageParser.keyLimit {
+            spellingsByKey.append(spelled)
+            key = Int32(spellingsByKey.count - 1)
+        }
+        selectors.store((callback, spelled, key), for: bytes)
+        return (callback, spelled, key)
+    }
+
+    /// A logged class seen for the first time: the name reports use, and its number.
+    private func newClassName(_ bytes: UnsafeRawBufferPointer) -> (name: String, key: Int32) {
+        let name = MessageParser.className(bytes[...])
+        let entry = (name, classKey(for: name))
+        classNames.store(entry, for: bytes)
+        return entry
     }
 
     /// The number of a class name (`Module.Class` and `Class` share one), given in the order names are first seen.
