@@ -88,8 +88,7 @@ final class SessionAnalyzer: TransitionContext {
     /// Each instance's report id, by index: read without touching (or copying) its state.
     private var controllerNames: [String] = []
     private var instances = InstanceIndex()
-    /// Set at the end of init (it refers back to this session); stored, not lazy, so it is mutated in place.
-    private var transitions: TransitionTracker!
+    private var transitions = TransitionTracker()
     private var transitionReports: [TransitionReport] = []
     private var leaks: LeakWatch
     private var mainThread = MainThreadCheck()
@@ -122,7 +121,6 @@ final class SessionAnalyzer: TransitionContext {
         self.activity = ActivityTracker(launchLogged: launchLogged)
         self.leaks = LeakWatch(timeoutSeconds: rules.leakTimeoutSeconds)
         self.recentEvents = RecentEvents(names: names)
-        self.transitions = TransitionTracker(context: self)
     }
 
     func handle(_ event: LifecycleEvent) {
@@ -153,13 +151,13 @@ final class SessionAnalyzer: TransitionContext {
             handleApplication(event)
         case .intent:
             handleApplication(event)
-            if let kind = callback.declaredKind { transitions.declare(kind, line: event.line) }
+            if let kind = callback.declaredKind { transitions.declare(kind, line: event.line, context: self) }
         }
     }
 
     func close() -> SessionReport {
-        let inFlight = transitions.isInFlight
-        transitions.finish()
+        let inFlight = transitions.isInFlight(self)
+        transitions.finish(self)
         emit(mainThread.finish())
         for leak in leaks.finish() { emitLeak(leak, confirmed: classLogsDealloc(leak.controller)) }
         checkEnding(inFlight: inFlight)
@@ -261,7 +259,7 @@ final class SessionAnalyzer: TransitionContext {
         update(index, with: event, flagged: violated)
         if callback.isAppearanceCallback {
             transitions.observe(ObservedStep(controller: index, callback: callback, line: event.line, micros: event.micros,
-                                             timeText: event.timeText), violated: violated)
+                                             timeText: event.timeText), violated: violated, context: self)
         }
     }
 
@@ -434,8 +432,7 @@ final class SessionAnalyzer: TransitionContext {
         controllers.indices.contains { !excluded.contains($0) && controllers[$0].phase == .visible && !controllers[$0].isChild }
     }
 
-    func transitionClosed(_ report: TransitionReport, removed: [Int], lastStep: ObservedStep) {
-        transitionReports.append(report)
+    func transitionClosed(_ report: consuming TransitionReport, removed: [Int], endMicros: Int64?) {
         if feed.wantsLiveItems { feed.transition(report, session: index, input: input) }
         if let threshold = rules.slowTransitionMs, let duration = report.durationMs, duration > threshold {
             emit(Deviation(
@@ -444,8 +441,10 @@ final class SessionAnalyzer: TransitionContext {
                 expected: "at most \(JSONValue.format(threshold)) ms", actual: "\(JSONValue.format(duration)) ms"))
         }
         for controller in removed where controllers[controller].phase != .dead {
-            leaks.arm(LeakWatch.Armed(controller: controller, line: report.endLine, micros: lastStep.micros, kind: report.kind))
+            leaks.arm(LeakWatch.Armed(controller: controller, line: report.endLine, micros: endMicros, kind: report.kind))
         }
+        // Last, moved in: a copy would retain the names it holds.
+        transitionReports.append(report)
     }
 
     func transitionDeviation(_ deviation: Deviation) { emit(deviation) }

@@ -17,8 +17,9 @@ protocol TransitionContext: AnyObject {
     func isChild(_ controller: Int) -> Bool
     /// Whether a controller other than `excluded` is visible.
     func isAnyOtherVisible(excluding excluded: [Int]) -> Bool
-    /// A transition closed; `removed` are the controllers it took off a navigation or modal stack.
-    func transitionClosed(_ report: TransitionReport, removed: [Int], lastStep: ObservedStep)
+    /// A transition closed; `removed` are the controllers it took off a navigation or modal stack, `endMicros` the
+    /// time of its last callback.
+    func transitionClosed(_ report: consuming TransitionReport, removed: [Int], endMicros: Int64?)
     func transitionDeviation(_ deviation: Deviation)
 }
 
@@ -91,37 +92,34 @@ struct TransitionTracker {
         var kind: TransitionKind
     }
 
-    /// The session that owns this tracker, and outlives it.
-    unowned(unsafe) let context: any TransitionContext
     private var open = Open()
     private var pendingIntent: (kind: TransitionKind, line: Int)?
     /// Forward transitions not yet undone, oldest first: the navigation and modal stack as far as the log shows it.
     private var history: [HistoryEntry] = []
 
-    init(context: any TransitionContext) {
-        self.context = context
-    }
+    // Each call takes the session as `context`: passed down, it is borrowed for the call instead of being retained
+    // and released on every callback, as a stored reference to it would be.
 
     /// Whether a transition is in flight (some participant still appearing or disappearing).
-    var isInFlight: Bool {
+    func isInFlight(_ context: any TransitionContext) -> Bool {
         open.isOpen && !open.allAtRest(context)
     }
 
     /// A logged push/pop/present/dismiss call.
-    mutating func declare(_ kind: TransitionKind, line: Int) {
+    mutating func declare(_ kind: TransitionKind, line: Int, context: any TransitionContext) {
         if open.isOpen, open.declared == nil, !open.steps.isEmpty {
             open.declared = (kind, line)
         } else {
-            if open.isOpen, open.declared != nil { close() }
+            if open.isOpen, open.declared != nil { close(context) }
             pendingIntent = (kind, line)
         }
     }
 
     /// An appearance callback, after the controller's own automaton took it.
-    mutating func observe(_ step: ObservedStep, violated: Bool) {
+    mutating func observe(_ step: ObservedStep, violated: Bool, context: any TransitionContext) {
         // A participant starting over while a declared transition waits at rest for its other side: the wait is over.
         if open.isOpen, open.waitingForOtherSide, open.role(of: step.controller) != nil {
-            close()
+            close(context)
         }
         if !open.isOpen {
             open.isOpen = true
@@ -145,25 +143,25 @@ struct TransitionTracker {
                TransitionTemplates.accepts(declared.kind, open.shape) == nil {
                 open.waitingForOtherSide = true
             } else {
-                close()
+                close(context)
             }
         }
     }
 
     /// The session ended: report what is still open.
-    mutating func finish() {
+    mutating func finish(_ context: any TransitionContext) {
         guard open.isOpen else { return }
         if open.allAtRest(context) {
-            close()
+            close(context)
         } else {
-            let report = report(open, kind: .incomplete)
-            let lastStep = open.steps.last!
+            let report = report(open, kind: .incomplete, context: context)
+            let endMicros = open.steps[open.steps.count - 1].micros
             open.reset()
-            context.transitionClosed(report, removed: [], lastStep: lastStep)
+            context.transitionClosed(report, removed: [], endMicros: endMicros)
         }
     }
 
-    private mutating func close() {
+    private mutating func close(_ context: any TransitionContext) {
         guard open.isOpen else { return }
         // Only `did` callbacks: the transition began before the log did; there is nothing to classify.
         guard open.steps.contains(where: { $0.callback == .viewWillAppear || $0.callback == .viewWillDisappear }) else {
@@ -176,25 +174,25 @@ struct TransitionTracker {
         let to = incoming.count == 1 ? incoming.first : nil
         let kind: TransitionKind
         if outgoing.count + incoming.count == 1 || (from != nil && to != nil) {
-            kind = classify(open, from: from, to: to)
+            kind = classify(open, from: from, to: to, context: context)
         } else {
             kind = .compound
         }
         let removed = record(kind, from: from, to: to)
-        let report = report(open, kind: kind)
-        let lastStep = open.steps.last!
+        let report = report(open, kind: kind, context: context)
+        let endMicros = open.steps[open.steps.count - 1].micros
         open.reset()
-        context.transitionClosed(report, removed: removed, lastStep: lastStep)
+        context.transitionClosed(report, removed: removed, endMicros: endMicros)
     }
 
-    private func classify(_ current: Open, from: Int?, to: Int?) -> TransitionKind {
+    private func classify(_ current: Open, from: Int?, to: Int?, context: any TransitionContext) -> TransitionKind {
         if let declared = current.declared {
             if let accepted = TransitionTemplates.accepts(declared.kind, current.shape) { return accepted.kind }
             if !current.hadViolation, let template = TransitionTemplates.declared(declared.kind) {
                 let observed = current.observed
                 let index = zip(template.steps, observed).prefix { $0 == $1 }.count
                 let got = current.steps[min(index, current.steps.count - 1)]
-                let expected = index < template.steps.count ? describe(template.steps[index], from: from, to: to) : "no further callback"
+                let expected = index < template.steps.count ? describe(template.steps[index], from: from, to: to, context: context) : "no further callback"
                 let actual = "\(context.name(of: got.controller)) \(got.callback.rawValue)"
                 context.transitionDeviation(Deviation(
                     rule: .transitionOrder, line: got.line, subject: context.name(of: got.controller),
@@ -206,27 +204,27 @@ struct TransitionTracker {
         let templates = TransitionTemplates.all
         let positions = TransitionTemplates.matching(current.shape)
         var candidates: (first: Int?, several: Bool) = (nil, false)
-        for position in positions where holds(templates[position].requirement, from: from, to: to) {
+        for position in positions where holds(templates[position].requirement, from: from, to: to, context: context) {
             if candidates.first == nil { candidates.first = position } else { candidates.several = true; break }
         }
         guard let first = candidates.first.map({ templates[$0] }) else {
             // One controller alone: its own automaton judges its order; only the exchange of two is a transition question.
             if from == nil || to == nil { return to == nil ? .disappear : .appear }
-            if !current.hadViolation { reportUnrecognized(current, observed: current.observed) }
+            if !current.hadViolation { reportUnrecognized(current, observed: current.observed, context: context) }
             return .unrecognized
         }
         // Several templates fit only for push/pop, pop-to-root and present/dismiss, which share their shapes.
         guard candidates.several, let from, let to else { return first.kind }
         // The history (or, without one, the incoming controller's newness) decides the direction.
-        let direction: TransitionTemplate.Direction = isReturn(from: from, to: to, at: current.steps[0].line) ? .backward : .forward
+        let direction: TransitionTemplate.Direction = isReturn(from: from, to: to, at: current.steps[0].line, context: context) ? .backward : .forward
         for position in positions where templates[position].direction == direction
-            && holds(templates[position].requirement, from: from, to: to) {
+            && holds(templates[position].requirement, from: from, to: to, context: context) {
             return templates[position].kind
         }
         return first.kind
     }
 
-    private func reportUnrecognized(_ current: Open, observed: [TransitionStep]) {
+    private func reportUnrecognized(_ current: Open, observed: [TransitionStep], context: any TransitionContext) {
         let index = min(TransitionTemplates.longestKnownPrefix(of: observed), current.steps.count - 1)
         let got = current.steps[index]
         let before = current.steps[..<index].map { "\(context.name(of: $0.controller)) \($0.callback.rawValue)" }
@@ -237,7 +235,7 @@ struct TransitionTracker {
             actual: actual))
     }
 
-    private func holds(_ requirement: TransitionTemplate.Requirement, from: Int?, to: Int?) -> Bool {
+    private func holds(_ requirement: TransitionTemplate.Requirement, from: Int?, to: Int?, context: any TransitionContext) -> Bool {
         let lone = from ?? to
         switch requirement {
         case .none:
@@ -259,7 +257,7 @@ struct TransitionTracker {
 
     /// Whether the transition goes back: `to` is a controller the history went forward from and `from` the
     /// latest one shown; or, when the history does not know them, `to` is not a new controller.
-    private func isReturn(from: Int, to: Int, at line: Int) -> Bool {
+    private func isReturn(from: Int, to: Int, at line: Int, context: any TransitionContext) -> Bool {
         if history.last?.to == from && history.contains(where: { $0.from == to }) { return true }
         if history.contains(where: { $0.from == to || $0.to == to || $0.to == from }) { return false }
         return !context.isNew(to, at: line)
@@ -287,12 +285,12 @@ struct TransitionTracker {
         return removed
     }
 
-    private func describe(_ step: TransitionStep, from: Int?, to: Int?) -> String {
+    private func describe(_ step: TransitionStep, from: Int?, to: Int?, context: any TransitionContext) -> String {
         let controller = step.role == .outgoing ? from : to
         return "\(controller.map(context.name(of:)) ?? (step.role == .outgoing ? "the outgoing controller" : "the incoming controller")) \(step.callback.rawValue)"
     }
 
-    private func report(_ current: Open, kind: TransitionKind) -> TransitionReport {
+    private func report(_ current: Open, kind: TransitionKind, context: any TransitionContext) -> TransitionReport {
         let first = current.steps.first!
         let last = current.steps.last!
         let outgoing = current.side(.outgoing).first

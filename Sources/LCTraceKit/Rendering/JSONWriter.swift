@@ -54,9 +54,13 @@ struct JSONWriter {
         close(UInt8(ascii: "]"))
     }
 
-    mutating func array<Items: Sequence>(_ items: Items, _ element: (Items.Element, inout JSONWriter) -> Void) {
+    /// Each item is lent to `element` where it lies in the array: an iterator would copy it, retaining (and then
+    /// releasing) every reference it holds.
+    mutating func array<Element>(_ items: [Element], _ element: (Element, inout JSONWriter) -> Void) {
         array { writer in
-            for item in items { element(item, &writer) }
+            items.withUnsafeBufferPointer { items in
+                for index in items.indices { element(items[index], &writer) }
+            }
         }
     }
 
