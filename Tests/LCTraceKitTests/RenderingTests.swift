@@ -130,4 +130,25 @@ import Testing
             }
         }
     }
+
+    /// Decimal digits written two at a time read as Swift's own: every number below 100 000, every power of ten and
+    /// its neighbours, and the largest value.
+    @Test func decimalDigitsMatchSwiftsOwn() {
+        var values: [UInt64] = Array(0..<100_000) + [UInt64.max, UInt64.max - 1]
+        var power: UInt64 = 1
+        for _ in 0..<19 {
+            power *= 10
+            values += [power - 1, power, power + 1]
+        }
+        for value in values {
+            let text = ByteBuffer()
+            text.append(UInt8(ascii: "x"))
+            text.appendDecimal(value)
+            let written = String(decoding: UnsafeRawBufferPointer(rebasing: text.bytes[1...]), as: UTF8.self)
+            if written != String(value) {
+                Issue.record("\(value) written as \(written)")
+                return
+            }
+        }
+    }
 }

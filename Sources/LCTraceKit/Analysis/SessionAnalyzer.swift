@@ -69,7 +69,11 @@ final class SessionAnalyzer: TransitionContext {
     let keepEvents: Bool
     let rules: RuleSettings
     private let knowledge: InputKnowledge
-    private unowned let feed: any SessionFeed
+    /// The analyzer or worker that opened this session and closes it: it outlives the session, so it is held
+    /// without the check (an atomic operation) that a safe unowned reference makes on every use.
+    private unowned(unsafe) let feed: any SessionFeed
+    /// `feed.wantsLiveItems`, read once.
+    private let streamsLiveItems: Bool
     /// Event records are built when the report keeps them or the output streams them.
     private let recordsEvents: Bool
 
@@ -117,7 +121,8 @@ final class SessionAnalyzer: TransitionContext {
         self.rules = rules
         self.knowledge = knowledge
         self.feed = feed
-        self.recordsEvents = keepEvents || feed.wantsLiveItems
+        self.streamsLiveItems = feed.wantsLiveItems
+        self.recordsEvents = keepEvents || streamsLiveItems
         self.activity = ActivityTracker(launchLogged: launchLogged)
         self.leaks = LeakWatch(timeoutSeconds: rules.leakTimeoutSeconds)
         self.recentEvents = RecentEvents(names: names)
@@ -433,7 +438,7 @@ final class SessionAnalyzer: TransitionContext {
     }
 
     func transitionClosed(_ report: consuming TransitionReport, removed: [Int], endMicros: Int64?) {
-        if feed.wantsLiveItems { feed.transition(report, session: index, input: input) }
+        if streamsLiveItems { feed.transition(report, session: index, input: input) }
         if let threshold = rules.slowTransitionMs, let duration = report.durationMs, duration > threshold {
             emit(Deviation(
                 rule: .slowTransition, line: report.endLine, subject: report.to ?? report.from,
@@ -485,7 +490,7 @@ final class SessionAnalyzer: TransitionContext {
 
     /// Streams the event when the output wants it live, and keeps it on its timeline when the report does.
     private func keep(_ record: EventRecord, subject: String, on timeline: (EventRecord) -> Void) {
-        if feed.wantsLiveItems { feed.event(record, subject: subject, session: index, input: input) }
+        if streamsLiveItems { feed.event(record, subject: subject, session: index, input: input) }
         if keepEvents { timeline(record) }
     }
 

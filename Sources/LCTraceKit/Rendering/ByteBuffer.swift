@@ -59,19 +59,36 @@ final class ByteBuffer: @unchecked Sendable {
         text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
-    /// The decimal digits of `value`, written in place from the last.
+    /// "00" "01" … "99": two digits per division.
+    private static let digitPairs: StaticString = """
+        0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849\
+        5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899
+        """
+
+    /// The decimal digits of `value`, written in place from the last, two at a time.
     func appendDecimal(_ value: UInt64) {
         var length = 1
         var rest = value
-        while rest >= 10 { rest /= 10; length += 1 }
+        while rest >= 100 { rest /= 100; length += 2 }
+        if rest >= 10 { length += 1 }
         if count + length > capacity { grow(to: count + length) }
+        let pairs = ByteBuffer.digitPairs.utf8Start
         var digit = start + count + length
         rest = value
-        repeat {
-            digit -= 1
-            digit.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-            rest /= 10
-        } while rest > 0
+        while rest >= 100 {
+            let pair = Int(rest % 100) &* 2
+            rest /= 100
+            digit -= 2
+            digit[0] = pairs[pair]
+            digit[1] = pairs[pair &+ 1]
+        }
+        if rest >= 10 {
+            let pair = Int(rest) &* 2
+            digit[-2] = pairs[pair]
+            digit[-1] = pairs[pair &+ 1]
+        } else {
+            digit[-1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest)
+        }
         count += length
     }
 
