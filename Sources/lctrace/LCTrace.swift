@@ -154,8 +154,8 @@ struct Analyze: ParsableCommand {
             fail("--pattern: \(error)")
         }
         let statistics = RunStatistics()
-        let progress = ProgressLine.wanted() ? ProgressLine() : nil
-        if let progress { analyzer.progress = { progress.update(fileDescriptor: $0, bytesRead: $1) } }
+        let progress = ProgressLine.wanted() ? ProgressLine(total: sources.reduce(0) { $0 + regularFileSize($1) }) : nil
+        if let progress { analyzer.progress = { progress.add($0) } }
         do {
             try analyzer.analyze(sources, jobs: jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         } catch {
@@ -169,6 +169,17 @@ struct Analyze: ParsableCommand {
         if let failOn, Severity.allCases.contains(where: { $0 >= failOn.severity && summary.findings($0) > 0 }) {
             throw ExitCode(ExitStatus.findingsAtThreshold)
         }
+    }
+
+    /// The size of an input that is a regular file (standard input included, when redirected from one); 0 otherwise.
+    private func regularFileSize(_ source: InputSource) -> Int {
+        var info = stat()
+        if let path = source.path {
+            guard stat(path, &info) == 0 else { return 0 }
+        } else {
+            guard fstat(STDIN_FILENO, &info) == 0 else { return 0 }
+        }
+        return (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : 0
     }
 
     private func isRegularFile(_ fd: Int32) -> Bool {

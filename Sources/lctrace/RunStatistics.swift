@@ -1,3 +1,4 @@
+import Dispatch
 import LCTraceKit
 #if canImport(Glibc)
 import Glibc
@@ -31,42 +32,51 @@ struct RunStatistics {
     private func megabytes(_ bytes: Int) -> String { fixed(Double(bytes) / 1e6, 1) }
 }
 
-/// A progress line on stderr (bytes read, rate, ETA) for big inputs when stderr is a terminal; never in pipes or CI.
-final class ProgressLine {
+/// A progress line on stderr (bytes read, rate, ETA) when the inputs' regular files come to 64 MiB or more and
+/// stderr is a terminal; never in pipes or CI. One line for the whole run: with several inputs read at once, their
+/// bytes are added up from every thread that reads them.
+final class ProgressLine: @unchecked Sendable {
     static let threshold = 64 << 20
-    private var total = 0
-    private var current: Int32 = -1
+    private let total: Int
+    private let lock = DispatchSemaphore(value: 1)
+    private var bytesRead = 0
     private var lastDraw = 0.0
-    private var started = RunStatistics.now()
+    private let started = RunStatistics.now()
     private var drawn = false
 
     static func wanted() -> Bool {
         isatty(STDERR_FILENO) == 1 && getenv("CI") == nil
     }
 
-    func update(fileDescriptor fd: Int32, bytesRead: Int) {
-        if fd != current {
-            current = fd
-            var info = stat()
-            total = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : 0
-            started = RunStatistics.now()
-        }
-        guard total >= ProgressLine.threshold else { return }
+    /// `total`: the bytes expected, the sizes of the inputs that are regular files.
+    init(total: Int) {
+        self.total = total
+    }
+
+    /// Counts bytes just read, from any thread, and redraws at most five times a second.
+    func add(_ bytes: Int) {
+        guard total >= ProgressLine.threshold, bytes > 0 else { return }
+        lock.wait()
+        defer { lock.signal() }
+        bytesRead += bytes
         let now = RunStatistics.now()
         guard now - lastDraw >= 0.2 || bytesRead >= total else { return }
         lastDraw = now
-        let rate = Double(bytesRead) / max(now - started, 1e-3)
-        let eta = rate > 0 ? Double(total - bytesRead) / rate : 0
-        let percent = Double(bytesRead) * 100 / Double(total)
+        let done = min(bytesRead, total)
+        let rate = Double(done) / max(now - started, 1e-3)
+        let eta = rate > 0 ? Double(total - done) / rate : 0
+        let percent = Double(done) * 100 / Double(total)
         let width = 30
-        let filled = min(width, Int(Double(width) * Double(bytesRead) / Double(total)))
+        let filled = min(width, Int(Double(width) * Double(done) / Double(total)))
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        write("\r\(bar) \(fixed(percent, 0))%  \(fixed(Double(bytesRead) / 1_048_576, 0))/\(fixed(Double(total) / 1_048_576, 0)) MiB  \(fixed(rate / 1_048_576, 1)) MiB/s  ETA \(fixed(eta, 0)) s ")
+        write("\r\(bar) \(fixed(percent, 0))%  \(fixed(Double(done) / 1_048_576, 0))/\(fixed(Double(total) / 1_048_576, 0)) MiB  \(fixed(rate / 1_048_576, 1)) MiB/s  ETA \(fixed(eta, 0)) s ")
         drawn = true
     }
 
     /// Clears the line before anything else is written to stderr.
     func clear() {
+        lock.wait()
+        defer { lock.signal() }
         if drawn { write("\r\u{1B}[K") }
         drawn = false
     }

@@ -326,6 +326,32 @@ func generatedLog(bytes: String, seed: Int, format: String) throws -> String {
         #expect(findings?.filter { $0["rule"] as? String == "possible-leak" }.map { $0["severity"] as? String } == ["warning"])
     }
 
+    /// The progress callback counts every byte of every input once: one file or several, read in order, in
+    /// sections or in parallel, so that one progress line can cover the whole run.
+    @Test func progressCountsEveryInputByteOnce() throws {
+        final class Counter: @unchecked Sendable {
+            private let lock = NSLock()
+            private var count = 0
+            func add(_ bytes: Int) { lock.lock(); count += bytes; lock.unlock() }
+            var total: Int { lock.lock(); defer { lock.unlock() }; return count }
+        }
+        let logs = [try generatedLog(bytes: "300K", seed: 31, format: "nslog-classic"),
+                    try generatedLog(bytes: "200K", seed: 32, format: "nslog-modern"),
+                    try generatedLog(bytes: "100K", seed: 33, format: "bare")]
+        func size(_ path: String) throws -> Int { (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? -1 }
+        for inputs in [logs, [logs[0]]] {
+            for jobs in [1, 2] {
+                var options = AnalysisOptions()
+                options.sectionBytes = 4096
+                let analyzer = try Analyzer(options: options, sink: JSONRenderer(output: Output(), includeEvents: false))
+                let counter = Counter()
+                analyzer.progress = { counter.add($0) }
+                try analyzer.analyze(inputs.map(InputSource.file), jobs: jobs)
+                #expect(counter.total == (try inputs.reduce(0) { $0 + (try size($1)) }), "\(inputs.count) inputs, jobs \(jobs)")
+            }
+        }
+    }
+
     private func report(of path: String, format: String, jobs: Int) throws -> String {
         var options = AnalysisOptions()
         options.sectionBytes = 1024

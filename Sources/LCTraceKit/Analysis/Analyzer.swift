@@ -39,8 +39,9 @@ public final class Analyzer: SessionFeed {
     private(set) lazy var formatDetector = LineFormatDetector()
     private let fixedParser: LineHeaderParser?
     private var summary = RunSummary()
-    /// Called as each input is read: its descriptor and the bytes read from it so far.
-    public var progress: ((_ fileDescriptor: Int32, _ bytesRead: Int) -> Void)?
+    /// Called with the bytes just read, counted once across all inputs. With `--jobs` above one, it is called from
+    /// the threads analysing the inputs, possibly at the same time.
+    public var progress: (@Sendable (_ bytesRead: Int) -> Void)?
     private var loadToAppear = DurationAggregator()
     private var transitionDurations = DurationAggregator()
 
@@ -83,7 +84,13 @@ public final class Analyzer: SessionFeed {
                         knowledge: InputKnowledge, parser: LineHeaderParser? = nil) throws -> InputSummary {
         let run = InputRun(analyzer: self, name: name, parser: parser ?? fixedParser, firstLine: section.firstLine, knowledge: knowledge)
         let reader = LineReader(fileDescriptor: fd, maxLineBytes: options.maxLineBytes, follow: options.follow, range: section.bytes)
-        if let progress, section.bytes == nil { reader.onRead = { progress(fd, $0) } }
+        if let progress {
+            var reported = 0
+            reader.onRead = { total in
+                progress(total - reported)
+                reported = total
+            }
+        }
         try reader.forEachLine { line, truncated in run.take(line, truncated: truncated) }
         run.finish()
         run.summary.bytes = reader.bytesRead

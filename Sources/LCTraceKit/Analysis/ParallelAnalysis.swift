@@ -26,6 +26,7 @@ extension Analyzer {
         let window = DispatchSemaphore(value: jobs)
         let options = self.options
         let ahead = renderingAhead
+        let progress = self.progress
         detachThread {
             for (index, source) in sources.enumerated() {
                 window.wait()
@@ -35,6 +36,7 @@ extension Analyzer {
                         // The options were validated when this analyzer was made, so they compile again.
                         let worker = try Analyzer(options: options, sink: recording)
                         worker.aggregatesDurations = false
+                        worker.progress = progress
                         try worker.analyze(source)
                     } catch {
                         recording.error = InputFailure(input: source.name, error: error)

@@ -87,13 +87,14 @@ extension Analyzer {
                 if let error = recording.error { throw error }
                 if recording.unknownWhenAsked.isDisjoint(with: knowledge.classesLoggingDealloc), let part = recording.input {
                     replay(recording)
+                    // Read on a worker: counted now. A section analysed here counts itself as it is read.
+                    if let progress, let bytes = section.bytes { progress(bytes.count) }
                     input.add(part)
                     knowledge = InputKnowledge(classesLoggingDealloc: knowledge.classesLoggingDealloc.union(recording.classesLoggingDealloc))
                 } else {
                     try analyzeHere(section)
                 }
                 known.set(knowledge.classesLoggingDealloc)
-                if let progress, let bytes = section.bytes { progress(fd, bytes.upperBound) }
             case .rest(let section):
                 try analyzeHere(section)
                 break reading

@@ -145,7 +145,8 @@ public enum InputError: Error, Equatable, CustomStringConvertible {
 public struct InputSource: Sendable {
     /// How the input is named in reports: the path as given, or `<stdin>`.
     public let name: String
-    let path: String?
+    /// The file's path; nil for standard input.
+    public let path: String?
 
     public static let standardInput = InputSource(name: "<stdin>", path: nil)
     public static func file(_ path: String) -> InputSource {
