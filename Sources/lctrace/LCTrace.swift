@@ -138,7 +138,7 @@ struct Analyze: ParsableCommand {
         }
 
         // Live: the input keeps flowing (a pipe or terminal on stdin, or --follow), so output is flushed as it is decided.
-        let live = follow || (sources.contains { $0.name == InputSource.standardInput.name } && !isRegularFile(STDIN_FILENO))
+        let live = follow || (sources.contains { $0.name == InputSource.standardInput.name } && regularFileSize(.standardInput) == nil)
         StopRequest.install()
         let output = Output(fileDescriptor: STDOUT_FILENO)
         let sink: any ReportSink
@@ -154,7 +154,7 @@ struct Analyze: ParsableCommand {
             fail("--pattern: \(error)")
         }
         let statistics = RunStatistics()
-        let progress = ProgressLine.wanted() ? ProgressLine(total: sources.reduce(0) { $0 + regularFileSize($1) }) : nil
+        let progress = ProgressLine.wanted() ? ProgressLine(total: sources.reduce(0) { $0 + (regularFileSize($1) ?? 0) }) : nil
         if let progress { analyzer.progress = { progress.add($0) } }
         do {
             try analyzer.analyze(sources, jobs: jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
@@ -171,20 +171,16 @@ struct Analyze: ParsableCommand {
         }
     }
 
-    /// The size of an input that is a regular file (standard input included, when redirected from one); 0 otherwise.
-    private func regularFileSize(_ source: InputSource) -> Int {
+    /// The size of an input that is a regular file (standard input included, when redirected from one); nil for a
+    /// pipe, a terminal or anything else.
+    private func regularFileSize(_ source: InputSource) -> Int? {
         var info = stat()
         if let path = source.path {
-            guard stat(path, &info) == 0 else { return 0 }
+            guard stat(path, &info) == 0 else { return nil }
         } else {
-            guard fstat(STDIN_FILENO, &info) == 0 else { return 0 }
+            guard fstat(STDIN_FILENO, &info) == 0 else { return nil }
         }
-        return (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : 0
-    }
-
-    private func isRegularFile(_ fd: Int32) -> Bool {
-        var info = stat()
-        return fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        return (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
     }
 
     private func useColor() -> Bool {
