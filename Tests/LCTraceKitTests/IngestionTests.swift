@@ -227,10 +227,91 @@ import PCRE2
         #expect(result[0].0.utf8.count == 3)
     }
 
+    @Test func newlinesAreCountedExactly() {
+        // Every byte value next to newlines, at every alignment, with the word loop's tail of one to seven bytes.
+        var bytes: [UInt8] = []
+        for value in 0...255 { bytes += [UInt8(value), 0x0A, UInt8(value), UInt8(value ^ 0x80)] }
+        for length in 0..<bytes.count where length % 37 == 0 || length < 20 {
+            for start in 0..<9 where start <= length {
+                let slice = Array(bytes[start..<length])
+                let counted = slice.withUnsafeBytes { NewlineCounter.newlines(in: $0) }
+                #expect(counted == slice.filter { $0 == 0x0A }.count, "bytes \(start)..<\(length)")
+            }
+        }
+    }
+
     @Test func unreadableInputsAreNamed() {
         #expect(throws: InputError.cannotOpen(path: "/nonexistent/x.log", reason: "No such file or directory")) {
             try InputSource.file("/nonexistent/x.log").openDescriptor()
         }
         #expect(throws: InputError.isDirectory(path: "/tmp")) { try InputSource.file("/tmp").openDescriptor() }
+    }
+}
+
+@Suite struct LaunchBoundaryPlannerTests {
+    /// The sections a walk over every line finds: a cut at the first `main()` line at or after each nominal end.
+    func referenceSections(of path: String, sectionBytes: Int, maxLineBytes: Int) throws -> [String] {
+        let fd = try InputSource.file(path).openDescriptor()
+        defer { _ = close(fd) }
+        let parser = try LineHeaderParser(format: .nslogClassic)
+        let reader = LineReader(fileDescriptor: fd, maxLineBytes: maxLineBytes, chunkBytes: 64)
+        var sections: [String] = []
+        var start = 0, firstLine = 1, lineNumber = 0
+        try reader.forEachLine { line, _ in
+            lineNumber += 1
+            let offset = reader.lineOffset
+            if offset - start >= sectionBytes, LaunchBoundaryPlanner.isLaunch(line, parser: parser) {
+                sections.append("\(start)..<\(offset) from line \(firstLine)")
+                start = offset
+                firstLine = lineNumber
+            }
+        }
+        sections.append("rest \(start)..<\(reader.bytesRead) from line \(firstLine)")
+        return sections
+    }
+
+    func plannedSections(of path: String, sectionBytes: Int, maxLineBytes: Int, chunkBytes: Int) -> [String] {
+        var planner = LaunchBoundaryPlanner(path: path, format: .nslogClassic, sectionBytes: sectionBytes,
+                                            maxLineBytes: maxLineBytes)
+        planner.chunkBytes = chunkBytes
+        var sections: [String] = []
+        let last = planner.plan { section in
+            sections.append("\(section.bytes!.lowerBound)..<\(section.bytes!.upperBound) from line \(section.firstLine)")
+            return true
+        }
+        switch last {
+        case .rest(let section): sections.append("rest \(section.bytes!.lowerBound)..<\(section.bytes!.upperBound) from line \(section.firstLine)")
+        case .end: sections.append("end")
+        case .failed(let failure): sections.append("failed: \(failure)")
+        case .section: sections.append("a section as the last result")
+        }
+        return sections
+    }
+
+    @Test func cutsWhereAWalkOverEveryLineCuts() throws {
+        let launch = "2016-03-17 16:02:37.277 LifeCycle[2148:117099] main()"
+        let callback = "2016-03-17 16:02:37.300 LifeCycle[2148:117099] ViewController    >>>>    viewDidLoad"
+        // Launches at irregular places, CRLF endings, blank and over-long lines, a launch padded with spaces, and
+        // a last line without its newline.
+        var lines: [String] = []
+        for index in 0..<400 {
+            switch index % 23 {
+            case 0, 9: lines.append(launch)
+            case 5: lines.append(launch + "  \r")
+            case 7: lines.append(String(repeating: "x", count: 300))
+            case 13: lines.append("")
+            default: lines.append(callback + String(repeating: " ", count: index % 5))
+            }
+        }
+        let text = lines.joined(separator: "\n") + "\n" + launch
+        let path = try Fixtures.temporaryFile(text)
+        for sectionBytes in [1, 100, 700, 2048, 40_000] {
+            for chunkBytes in [64, 1000, 1 << 20] {
+                let expected = try referenceSections(of: path, sectionBytes: sectionBytes, maxLineBytes: 120)
+                #expect(expected.count > 1 || sectionBytes == 40_000)
+                #expect(plannedSections(of: path, sectionBytes: sectionBytes, maxLineBytes: 120, chunkBytes: chunkBytes) == expected,
+                        "sections of \(sectionBytes) bytes, read \(chunkBytes) at a time")
+            }
+        }
     }
 }

@@ -136,6 +136,9 @@ enum SectionResult {
 }
 
 /// Finds the section boundaries of one file: the first `main()` line at or after every `sectionBytes`.
+///
+/// Only the lines after each nominal end are looked at one by one. Up to there, the planner only counts newlines
+/// (every section needs the number of its first line), which is a small part of the cost of handing each line out.
 struct LaunchBoundaryPlanner {
     let path: String
     let format: LineFormat
@@ -143,6 +146,8 @@ struct LaunchBoundaryPlanner {
     let maxLineBytes: Int
     /// How far past a section's nominal end to look for a `main()` line before giving up on cutting.
     var maxOvershoot: Int { max(16 * sectionBytes, 64 << 20) }
+    /// The bytes read at a time while counting newlines.
+    var chunkBytes = 1 << 20
 
     /// Calls `emit` with each section but the last, and returns what ends the plan; stops when `emit` returns false.
     func plan(_ emit: (InputSection) -> Bool) -> SectionResult {
@@ -152,31 +157,43 @@ struct LaunchBoundaryPlanner {
             defer { _ = close(fd) }
             // Built-in formats always compile, and a forced pattern compiled when the analyzer was made.
             let parser = try LineHeaderParser(format: format)
-            let reader = LineReader(fileDescriptor: fd, maxLineBytes: maxLineBytes)
+            var counter = NewlineCounter(fileDescriptor: fd, chunkBytes: chunkBytes)
+            defer { counter.deallocate() }
             var start = 0
             var firstLine = 1
-            var lineNumber = 0
-            struct GaveUp: Error {}
-            struct Stopped: Error {}
-            do {
-                try reader.forEachLine { line, _ in
-                    lineNumber += 1
-                    let offset = reader.lineOffset
-                    guard offset - start >= sectionBytes else { return }
-                    if LaunchBoundaryPlanner.isLaunch(line, parser: parser) {
-                        guard emit(InputSection(bytes: start..<offset, firstLine: firstLine)) else { throw Stopped() }
-                        start = offset
-                        firstLine = lineNumber
-                    } else if offset - start >= sectionBytes + maxOvershoot {
-                        throw GaveUp()
-                    }
+            while true {
+                // The first line starting at or after the nominal end: the one after the first newline at or after
+                // the byte before that end. `lineNumber` is the number of the line starting there.
+                let skipped = try counter.count(upTo: start + sectionBytes - 1)
+                guard let newline = try counter.next() else {
+                    return .rest(InputSection(bytes: start..<counter.fileSize, firstLine: firstLine))
                 }
-            } catch is GaveUp {
-                return .rest(InputSection(bytes: start..<Int.max, firstLine: firstLine))
-            } catch is Stopped {
-                return .end
+                var lineNumber = firstLine + skipped + 1
+                var cut: Int?
+                struct Found: Error { let offset: Int; let line: Int }
+                struct GaveUp: Error {}
+                let reader = LineReader(fileDescriptor: fd, maxLineBytes: maxLineBytes, chunkBytes: 64 << 10,
+                                        range: (newline + 1)..<Int.max)
+                do {
+                    try reader.forEachLine { line, _ in
+                        let offset = reader.lineOffset
+                        if LaunchBoundaryPlanner.isLaunch(line, parser: parser) { throw Found(offset: offset, line: lineNumber) }
+                        if offset - start >= sectionBytes + maxOvershoot { throw GaveUp() }
+                        lineNumber += 1
+                    }
+                } catch let found as Found {
+                    cut = found.offset
+                    guard emit(InputSection(bytes: start..<found.offset, firstLine: firstLine)) else { return .end }
+                    firstLine = found.line
+                } catch is GaveUp {
+                    return .rest(InputSection(bytes: start..<Int.max, firstLine: firstLine))
+                }
+                guard let cut else {
+                    return .rest(InputSection(bytes: start..<(newline + 1 + reader.bytesRead), firstLine: firstLine))
+                }
+                start = cut
+                counter.seek(to: cut)
             }
-            return .rest(InputSection(bytes: start..<reader.bytesRead, firstLine: firstLine))
         } catch {
             return .failed(InputFailure(input: source.name, error: error))
         }

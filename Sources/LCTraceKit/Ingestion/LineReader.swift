@@ -126,6 +126,96 @@ public final class LineReader {
     }
 }
 
+/// Counts and finds newlines in a file, read in large chunks at explicit offsets: what a reader that needs only
+/// line numbers (not the lines) uses to move through a file quickly.
+struct NewlineCounter {
+    private let fd: Int32
+    private let capacity: Int
+    private let buffer: UnsafeMutablePointer<UInt8>
+    /// The file offset of `buffer[0]`, and how many bytes from there are in the buffer.
+    private var bufferOffset = 0
+    private var bufferCount = 0
+    /// The file offset of the next byte to look at.
+    private(set) var position = 0
+    /// The file's size, once its end has been reached.
+    private(set) var fileSize = 0
+
+    init(fileDescriptor fd: Int32, chunkBytes: Int = LineReader.defaultChunkBytes) {
+        self.fd = fd
+        capacity = max(chunkBytes, 64)
+        buffer = .allocate(capacity: capacity)
+    }
+
+    func deallocate() { buffer.deallocate() }
+
+    /// Goes on from `offset`.
+    mutating func seek(to offset: Int) { position = offset }
+
+    /// The newlines in `position..<target` (fewer at the end of the file); moves `position` to `target`.
+    mutating func count(upTo target: Int) throws -> Int {
+        var total = 0
+        while position < target, try fill() {
+            let from = position - bufferOffset
+            let to = min(target - bufferOffset, bufferCount)
+            total += NewlineCounter.newlines(in: UnsafeRawBufferPointer(start: buffer + from, count: to - from))
+            position = bufferOffset + to
+        }
+        return total
+    }
+
+    /// The offset of the first newline at or after `position`, which moves past it; nil at the end of the file.
+    mutating func next() throws -> Int? {
+        while try fill() {
+            let from = position - bufferOffset
+            if let found = memchr(buffer + from, 0x0A, bufferCount - from) {
+                let offset = bufferOffset + buffer.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                position = offset + 1
+                return offset
+            }
+            position = bufferOffset + bufferCount
+        }
+        return nil
+    }
+
+    /// Makes sure the byte at `position` is in the buffer; false at the end of the file.
+    private mutating func fill() throws -> Bool {
+        if position >= bufferOffset, position < bufferOffset + bufferCount { return true }
+        while true {
+            let count = pread(fd, buffer, capacity, off_t(position))
+            if count > 0 {
+                bufferOffset = position
+                bufferCount = count
+                return true
+            }
+            if count == 0 {
+                fileSize = position
+                return false
+            }
+            if errno == EINTR { continue }
+            throw InputError.readFailed(reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// The `\n` bytes in `bytes`, eight at a time: a byte of `word ^ 0x0A…` is zero exactly where a newline is.
+    static func newlines(in bytes: UnsafeRawBufferPointer) -> Int {
+        let newlines: UInt64 = 0x0A0A_0A0A_0A0A_0A0A
+        let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        var total = 0
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) ^ newlines
+            // The high bit of each byte is set unless the byte is zero (no carry crosses bytes).
+            total &+= (~(((word & lows) &+ lows) | word | lows)).nonzeroBitCount
+            offset += 8
+        }
+        while offset < bytes.count {
+            if bytes[offset] == 0x0A { total += 1 }
+            offset += 1
+        }
+        return total
+    }
+}
+
 /// Why an input could not be read.
 public enum InputError: Error, Equatable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
