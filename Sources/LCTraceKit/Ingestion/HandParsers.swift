@@ -83,10 +83,7 @@ enum HandHeader: Sendable {
         // \d{4}-\d\d-\d\d then ' ' (modern: [ T]) then \d\d:\d\d:\d\d, at fixed places.
         guard line.count - start >= 19 else { return nil }
         let l = ClassScanner(line)
-        for offset in [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18] where !l.isClass(.digit, at: start + offset) {
-            return nil
-        }
-        guard l[start + 4] == 0x2D, l[start + 7] == 0x2D, l[start + 13] == 0x3A, l[start + 16] == 0x3A,
+        guard HandHeader.isDateAndTime(at: UnsafeRawPointer(l.base + start)),
               l[start + 10] == 0x20 || (self == .nslogModern && l[start + 10] == 0x54)
         else { return nil }
         var s = ByteScanner(line)
@@ -124,6 +121,33 @@ enum HandHeader: Sendable {
         i += 1
         if i < limit, l[i] == 0x20 { i += 1 }
         return LineHeader(time: time, process: process, pid: pid, tid: tid, message: i..<limit)
+    }
+}
+
+extension HandHeader {
+    /// `\d{4}-\d\d-\d\d.\d\d:\d\d:\d\d` in the 19 bytes at `bytes` (the byte between date and time is the
+    /// caller's), checked eight bytes at a time: three overlapping words, bytes 0–7, 8–15 and 11–18.
+    ///
+    /// In each word, the digits' high nibbles must be 3 and the separators exact (`masks`, `expected`); then, with 6
+    /// added to each digit (no carry can leave a byte whose high nibble is 3), the high nibble must still be 3,
+    /// which holds exactly for 0x30–0x39.
+    @inline(__always)
+    static func isDateAndTime(at bytes: UnsafeRawPointer) -> Bool {
+        // Little-endian words: the first byte is the lowest. "dddd-dd-", "dd?dd:dd", "dd:dd:dd".
+        let masks: (UInt64, UInt64, UInt64) = (0xFFF0_F0FF_F0F0_F0F0, 0xF0F0_FFF0_F000_F0F0, 0xF0F0_FFF0_F0FF_F0F0)
+        let expected: (UInt64, UInt64, UInt64) = (0x2D30_302D_3030_3030, 0x3030_3A30_3000_3030, 0x3030_3A30_303A_3030)
+        let sixes: (UInt64, UInt64, UInt64) = (0x0006_0600_0606_0606, 0x0606_0006_0600_0606, 0x0606_0006_0600_0606)
+        let digitNibbles: (UInt64, UInt64, UInt64) = (0x00F0_F000_F0F0_F0F0, 0xF0F0_00F0_F000_F0F0, 0xF0F0_00F0_F000_F0F0)
+        let words = (UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self)),
+                     UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)),
+                     UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 11, as: UInt64.self)))
+        // (`^` and `|` share a precedence in Swift: each difference is parenthesised.)
+        let separatorsAndNibbles = ((words.0 & masks.0) ^ expected.0) | ((words.1 & masks.1) ^ expected.1)
+            | ((words.2 & masks.2) ^ expected.2)
+        let digitsOnly = (((words.0 &+ sixes.0) & digitNibbles.0) ^ (expected.0 & digitNibbles.0))
+            | (((words.1 &+ sixes.1) & digitNibbles.1) ^ (expected.1 & digitNibbles.1))
+            | (((words.2 &+ sixes.2) & digitNibbles.2) ^ (expected.2 & digitNibbles.2))
+        return separatorsAndNibbles | digitsOnly == 0
     }
 }
 
