@@ -109,22 +109,30 @@ import Testing
         #expect(value.compact() == #"{"a":"quote\" slash/ \\ tab\t nl\n \u0001","n":510,"f":0.123}"#)
     }
 
-    /// The word-at-a-time escape check against a byte-by-byte one: every length up to 24, every position, every byte
-    /// that needs escaping and a set that does not (including the bytes either side of them and UTF-8).
-    @Test func escapeCheckFindsEveryByteThatNeedsEscaping() {
-        func reference(_ bytes: [UInt8]) -> Bool { bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C } }
+    /// The word-at-a-time copy and escape check against a byte-by-byte check: every length up to 24, every
+    /// position, every byte that needs escaping and a set that does not (including the bytes either side of them and
+    /// UTF-8). Plain text is written quoted after what the buffer held; other text leaves the buffer as it was.
+    @Test func plainTextIsCopiedQuotedAndEveryByteThatNeedsEscapingIsFound() {
+        func written(_ text: [UInt8]) -> (plain: Bool, bytes: [UInt8]) {
+            let buffer = ByteBuffer(capacity: 16)
+            buffer.append("before" as StaticString)
+            let plain = text.withUnsafeBytes { JSONWriter.appendQuotedIfPlain($0, to: buffer) }
+            return (plain, buffer.array)
+        }
         let special: [UInt8] = Array(0x00..<0x20) + [0x22, 0x5C]
         let plain: [UInt8] = [0x20, 0x21, 0x23, 0x2F, 0x5B, 0x5D, 0x61, 0x7F, 0x80, 0xA2, 0xC3, 0xDC, 0xE2, 0xFF]
+        let before = Array("before".utf8)
         for length in 0...24 {
             for filler in plain {
                 let safe = [UInt8](repeating: filler, count: length)
-                #expect(safe.withUnsafeBytes(JSONWriter.needsEscaping) == false, "length \(length), filler \(filler)")
+                let result = written(safe)
+                #expect(result.plain && result.bytes == before + [0x22] + safe + [0x22], "length \(length), filler \(filler)")
                 for position in 0..<length {
                     for byte in special {
                         var text = safe
                         text[position] = byte
-                        #expect(text.withUnsafeBytes(JSONWriter.needsEscaping) == reference(text),
-                                "length \(length), byte \(byte) at \(position)")
+                        let result = written(text)
+                        #expect(!result.plain && result.bytes == before, "length \(length), byte \(byte) at \(position)")
                     }
                 }
             }

@@ -45,7 +45,7 @@ public indirect enum JSONValue: Equatable {
         case .object(let members):
             writer.object { writer in
                 for (key, value) in members {
-                    writer.key(key)
+                    writer.key(text: key)
                     value.write(to: &writer)
                 }
             }

@@ -64,6 +64,21 @@ struct JSONWriter {
         }
     }
 
+    /// An array of objects, one per item, whose members `members` writes. The item is lent where it lies in the
+    /// array: a closure writing each object would capture the item, and so copy it (retaining every reference it
+    /// holds) once per object.
+    mutating func objects<Element>(_ items: [Element], _ members: (Element, inout JSONWriter) -> Void) {
+        array { writer in
+            items.withUnsafeBufferPointer { items in
+                for index in items.indices {
+                    writer.open(UInt8(ascii: "{"))
+                    members(items[index], &writer)
+                    writer.close(UInt8(ascii: "}"))
+                }
+            }
+        }
+    }
+
     /// A member name from the report schema: plain ASCII, written as it is, with its separator and indentation in
     /// one write (the commonest write of a report).
     mutating func key(_ name: StaticString) {
@@ -105,8 +120,9 @@ struct JSONWriter {
         return 1 + indent
     }
 
-    /// Any member name (escaped as needed).
-    mutating func key(_ name: String) {
+    /// Any member name (escaped as needed). Named apart from `key(_: StaticString)`, which a string literal would
+    /// otherwise not reach: a literal is a String first.
+    mutating func key(text name: String) {
         separate()
         writeString(name)
         buffer.append(pretty ? ": " as StaticString : ":")
@@ -220,48 +236,78 @@ struct JSONWriter {
     }
 
     private mutating func writeString(_ utf8: UnsafeRawBufferPointer) {
+        if JSONWriter.appendQuotedIfPlain(utf8, to: buffer) { return }
         buffer.append(UInt8(ascii: "\""))
-        if !JSONWriter.needsEscaping(utf8) {
-            buffer.append(utf8)
-        } else {
-            for byte in utf8 {
-                switch byte {
-                case UInt8(ascii: "\""): buffer.append(#"\""#)
-                case UInt8(ascii: "\\"): buffer.append(#"\\"#)
-                case 0x0A: buffer.append(#"\n"#)
-                case 0x0D: buffer.append(#"\r"#)
-                case 0x09: buffer.append(#"\t"#)
-                case ..<0x20:
-                    let hex = String(byte, radix: 16)
-                    buffer.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
-                default: buffer.append(byte)
-                }
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): buffer.append(#"\""#)
+            case UInt8(ascii: "\\"): buffer.append(#"\\"#)
+            case 0x0A: buffer.append(#"\n"#)
+            case 0x0D: buffer.append(#"\r"#)
+            case 0x09: buffer.append(#"\t"#)
+            case ..<0x20:
+                let hex = String(byte, radix: 16)
+                buffer.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
+            default: buffer.append(byte)
             }
         }
         buffer.append(UInt8(ascii: "\""))
     }
 
-    /// Whether the text holds a control character, a quote or a backslash; eight bytes at a time.
-    static func needsEscaping(_ text: UnsafeRawBufferPointer) -> Bool {
+    /// Nonzero when the word holds a control character, a quote or a backslash (in the high bit of the first such
+    /// byte at least, which is enough).
+    @inline(__always)
+    private static func escapeBits(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
-        /// The high bit set in each byte of `word` that is zero (exact for the first such byte, which is enough).
         func zeroBytes(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & highs }
-        func needsEscaping(_ word: UInt64) -> Bool {
-            let control = (word &- ones &* 0x20) & ~word & highs
-            return control | zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x5C)) != 0
+        let control = (word &- ones &* 0x20) & ~word & highs
+        return control | zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x5C))
+    }
+
+    @inline(__always)
+    private static func needsEscaping(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    /// Writes `"text"` when the text needs no escaping, copying and checking it in the same eight-byte words;
+    /// otherwise writes nothing and returns false.
+    static func appendQuotedIfPlain(_ text: UnsafeRawBufferPointer, to buffer: ByteBuffer) -> Bool {
+        let count = text.count
+        guard let source = text.baseAddress else {
+            buffer.append("\"\"" as StaticString)
+            return true
         }
-        guard text.count >= 8 else {
-            for byte in text where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
-            return false
+        var plain = true
+        // Room for the quotes, and for the last word's store when the text is shorter than a word.
+        buffer.write(atMost: count + 10) { room in
+            room.storeBytes(of: UInt8(ascii: "\""), as: UInt8.self)
+            if count >= 8 {
+                var escapes: UInt64 = 0
+                var offset = 0
+                while offset + 8 < count {
+                    let word = source.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    escapes |= escapeBits(UInt64(littleEndian: word))
+                    room.storeBytes(of: word, toByteOffset: 1 + offset, as: UInt64.self)
+                    offset += 8
+                }
+                // The last eight bytes, overlapping the words already copied.
+                let last = source.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                escapes |= escapeBits(UInt64(littleEndian: last))
+                room.storeBytes(of: last, toByteOffset: 1 + count - 8, as: UInt64.self)
+                plain = escapes == 0
+            } else {
+                for offset in 0..<count {
+                    let byte = source.load(fromByteOffset: offset, as: UInt8.self)
+                    if needsEscaping(byte) { plain = false }
+                    room.storeBytes(of: byte, toByteOffset: 1 + offset, as: UInt8.self)
+                }
+            }
+            guard plain else { return 0 }
+            room.storeBytes(of: UInt8(ascii: "\""), toByteOffset: 1 + count, as: UInt8.self)
+            return count + 2
         }
-        var offset = 0
-        while offset + 8 < text.count {
-            if needsEscaping(UInt64(littleEndian: text.loadUnaligned(fromByteOffset: offset, as: UInt64.self))) { return true }
-            offset += 8
-        }
-        // The last eight bytes, overlapping words already read.
-        return needsEscaping(UInt64(littleEndian: text.loadUnaligned(fromByteOffset: text.count - 8, as: UInt64.self)))
+        return plain
     }
 
     /// Milliseconds and other measures: at most three decimals, no trailing zeros, integers without a point.

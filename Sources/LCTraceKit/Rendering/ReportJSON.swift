@@ -25,12 +25,12 @@ enum ReportJSON {
             if events { eventList(session.app.events, into: &w) }
         }
         w.key("scenes")
-        w.array(session.scenes) { scene, w in w.object { w in sceneMembers(scene, into: &w) } }
+        w.objects(session.scenes) { scene, w in sceneMembers(scene, into: &w) }
         w.key("controllers")
-        w.array(session.controllers) { controller, w in w.object { w in controllerMembers(controller, events: events, into: &w) } }
+        w.objects(session.controllers) { controller, w in controllerMembers(controller, events: events, into: &w) }
         if transitions {
             w.key("transitions")
-            w.array(session.transitions) { transition, w in w.object { w in transitionMembers(transition, into: &w) } }
+            w.objects(session.transitions) { transition, w in transitionMembers(transition, into: &w) }
         }
         w.member("findings", session.findings.count)
     }
@@ -66,7 +66,7 @@ enum ReportJSON {
 
     private static func eventList(_ events: [EventRecord], into w: inout JSONWriter) {
         w.key("events")
-        w.array(events) { event, w in w.object { w in eventMembers(event, into: &w) } }
+        w.objects(events) { event, w in eventMembers(event, into: &w) }
     }
 
     static func eventMembers(_ event: EventRecord, into w: inout JSONWriter) {
@@ -110,7 +110,7 @@ enum ReportJSON {
         w.member("skippedLines", summary.skippedLines)
         w.key("skipped")
         w.object { w in
-            for reason in SkipReason.allCases { w.key(reason.rawValue); w.value(summary.skipped(reason)) }
+            for reason in SkipReason.allCases { w.key(text: reason.rawValue); w.value(summary.skipped(reason)) }
         }
         w.member("truncatedLines", summary.truncatedLines)
         w.member("events", summary.events)
@@ -119,17 +119,17 @@ enum ReportJSON {
         w.member("transitions", summary.transitions)
         w.key("findings")
         w.object { w in
-            for severity in Severity.allCases.reversed() { w.key(severity.rawValue); w.value(summary.findings(severity)) }
+            for severity in Severity.allCases.reversed() { w.key(text: severity.rawValue); w.value(summary.findings(severity)) }
         }
         w.key("timing")
         w.object { w in
             w.key("loadToFirstAppearByClass")
-            w.array(summary.loadToAppearByClass) { stats, w in w.object { w in durationMembers(stats, into: &w) } }
+            w.objects(summary.loadToAppearByClass) { stats, w in durationMembers(stats, into: &w) }
             w.key("transitionsByKind")
-            w.array(summary.transitionDurations) { stats, w in w.object { w in durationMembers(stats, into: &w) } }
+            w.objects(summary.transitionDurations) { stats, w in durationMembers(stats, into: &w) }
         }
         w.key("perInput")
-        w.array(summary.inputs) { input, w in w.object { w in inputMembers(input, into: &w) } }
+        w.objects(summary.inputs) { input, w in inputMembers(input, into: &w) }
     }
 
     static func durationMembers(_ stats: DurationStats, into w: inout JSONWriter) {
