@@ -324,3 +324,29 @@ import Testing
         #expect(result.sessions.first?.transitions.last?.declared == .pop)
     }
 }
+
+@Suite struct NamesPastTheNumberingBoundTests {
+    /// The parser numbers the first 4096 class names and spellings; later ones travel as text. Reports must name
+    /// them the same either way: controllers, findings and the post-mortem's last events.
+    @Test func classesPastTheBoundAreNamedAsLogged() throws {
+        let header = "2016-03-17 16:02:37.277 LifeCycle[2148:117099] "
+        var lines = [header + "main()", header + "AppDelegate >>>> applicationDidBecomeActive:"]
+        for number in 0..<4200 {
+            lines.append(header + "Screen\(number)ViewController >>>> viewDidLoad")
+        }
+        // A deviation and a post-mortem on classes past the bound (the session ends in the foreground).
+        lines.append(header + "Screen4199ViewController >>>> viewDidAppear:")
+        lines.append(header + "Unbalanced calls to begin/end appearance transitions for <Screen4150ViewController: 0x7f8>.")
+        let result = try analyze(text: lines.joined(separator: "\n") + "\n")
+        let session = try #require(result.sessions.first)
+        #expect(session.controllers.count == 4201)
+        #expect(session.controllers[4199].className == "Screen4199ViewController")
+        #expect(session.controllers[4095].className == "Screen4095ViewController")
+        #expect(result.findings.contains { $0.rule == .didAppearWithoutWillAppear && $0.controller == "Screen4199ViewController"
+            && $0.message.hasPrefix("viewDidAppear on Screen4199ViewController") })
+        #expect(result.findings.contains { $0.rule == .unbalancedAppearanceTransition && $0.controller == "Screen4150ViewController@0x7f8" })
+        let postMortem = try #require(result.findings.first { $0.rule == .sessionEndedAbruptly })
+        #expect(postMortem.message.contains("line 4202 Screen4199ViewController viewDidLoad, line 4203 Screen4199ViewController viewDidAppear:"))
+        #expect(postMortem.message.contains("Unbalanced calls to begin/end appearance transitions for <Screen4150ViewController: 0x7f8>."))
+    }
+}

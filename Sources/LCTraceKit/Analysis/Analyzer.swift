@@ -367,7 +367,7 @@ private final class InputRun {
     private func parseRecord(_ line: UnsafeRawBufferPointer, from start: Int) throws -> Bool {
         guard let parserReference, let header = try parserReference._withUnsafeGuaranteedRef({ try $0.parse(line, from: start) })
         else { return false }
-        guard let message = try messageParser.parse(line, message: header.message) else { return true }
+        guard let message = try messageParser.parseKeyed(line, message: header.message) else { return true }
         // A second record glued to this one (a lost newline): cut this message where the recognised text ends.
         let rest = MessageParser.trimmed(line, message.end..<header.message.upperBound)
         let glued = !rest.isEmpty && parserReference._withUnsafeGuaranteedRef { $0.headerStarts(in: line, at: rest.lowerBound) }
@@ -379,7 +379,7 @@ private final class InputRun {
     }
 
     /// Takes the message (consuming it: it moves into the event rather than being copied).
-    private func handle(_ message: consuming LifecycleMessage, header: LineHeader, line: UnsafeRawBufferPointer) {
+    private func handle(_ message: consuming KeyedMessage, header: LineHeader, line: UnsafeRawBufferPointer) {
         summary.events += 1
         let pid = header.pid.flatMap { Int(decoding: line[$0]) }
         let timeText = header.time.map { TimeText(UnsafeRawBufferPointer(rebasing: line[$0])) }

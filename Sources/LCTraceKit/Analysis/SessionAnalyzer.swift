@@ -1,10 +1,11 @@
 /// A lifecycle event as the analysis sees it: one recognised message with where, when and on which thread it was logged.
-public struct LifecycleEvent {
-    public var line: Int
-    public var micros: Int64?
-    public var timeText: TimeText?
-    public var thread: ThreadID?
-    public var message: LifecycleMessage
+struct LifecycleEvent {
+    var line: Int
+    var micros: Int64?
+    var timeText: TimeText?
+    var thread: ThreadID?
+    /// Its names are looked up (`SessionAnalyzer.names`) only where they are written.
+    var message: KeyedMessage
 }
 
 /// Where a session sends what it decides, the moment it decides it.
@@ -69,6 +70,8 @@ final class SessionAnalyzer: TransitionContext {
     let keepEvents: Bool
     let rules: RuleSettings
     private let knowledge: InputKnowledge
+    /// The parser whose numbers the events' names are (it outlives the session's events).
+    private let names: MessageParser
     /// The analyzer or worker that opened this session and closes it: it outlives the session, so it is held
     /// without the check (an atomic operation) that a safe unowned reference makes on every use.
     private unowned(unsafe) let feed: any SessionFeed
@@ -120,6 +123,7 @@ final class SessionAnalyzer: TransitionContext {
         self.keepEvents = keepEvents
         self.rules = rules
         self.knowledge = knowledge
+        self.names = names
         self.feed = feed
         self.streamsLiveItems = feed.wantsLiveItems
         self.recordsEvents = keepEvents || streamsLiveItems
@@ -142,7 +146,7 @@ final class SessionAnalyzer: TransitionContext {
         let callback = event.message.callback
         // Once the main thread is known, a callback logged on it decides nothing: the common case, checked first.
         if let thread = event.thread, !mainThread.isMain(thread) {
-            let subject = event.message.className ?? callback.rawValue
+            let subject = names.className(of: event.message) ?? callback.rawValue
             let decides = callback == .main || callback == .willFinishLaunching || callback == .didFinishLaunching
             emit(mainThread.take(.init(thread: thread, line: event.line, callback: callback, subject: subject), decides: decides))
         }
@@ -184,7 +188,7 @@ final class SessionAnalyzer: TransitionContext {
         let callback = event.message.callback
         app.eventCount += 1
         if recordsEvents { keep(record(event), subject: "App") { app.events.append($0) } }
-        emit(activity.take(callback, line: event.line, message: event.message))
+        emit(activity.take(callback, line: event.line, message: names.message(event.message)))
         app.finalPhase = activity.appPhase
     }
 
@@ -239,7 +243,7 @@ final class SessionAnalyzer: TransitionContext {
             let name = controllerNames[index]
             emit(Deviation(rule: .unbalancedAppearanceTransition, line: event.line, subject: name,
                            message: "UIKit reported unbalanced calls to begin/end appearance transitions for \(name)",
-                           expected: "each beginAppearanceTransition closed by one endAppearanceTransition", actual: event.message.spelled))
+                           expected: "each beginAppearanceTransition closed by one endAppearanceTransition", actual: names.spelling(of: event.message)))
         } else {
             checkContainment(index, callback: callback, line: event.line)
             switch outcome {
@@ -402,7 +406,7 @@ final class SessionAnalyzer: TransitionContext {
     }
 
     private func makeInstance(for event: LifecycleEvent) -> Int {
-        let className = event.message.className ?? "?"
+        let className = names.className(of: event.message) ?? "?"
         let ordinal = (instances.newest(for: event.message)?.count ?? 0) + 1
         var id = event.message.address.map { "\(className)@\($0)" } ?? className
         if ordinal > 1 { id += "#\(ordinal)" }
@@ -496,7 +500,7 @@ final class SessionAnalyzer: TransitionContext {
 
     private func record(_ event: LifecycleEvent) -> EventRecord {
         EventRecord(line: event.line, time: event.timeText, offsetMs: milliseconds(from: startMicros, to: event.micros),
-                    callback: event.message.callback, spelled: event.message.spelled)
+                    callback: event.message.callback, spelled: names.spelling(of: event.message))
     }
 
     private func violationMessage(_ rule: Rule, callback: Callback, phase: ControllerPhase, name: String) -> String {
@@ -540,29 +544,29 @@ private struct InstanceIndex {
     /// copy of the list would be retained and released on every callback.
     /// (`mutating` only so that the caller reads the index in place: a non-mutating call on a class's stored
     /// struct copies it, retaining its storage, on every callback.)
-    mutating func newest(for message: LifecycleMessage) -> (index: Int, count: Int)? {
+    mutating func newest(for message: KeyedMessage) -> (index: Int, count: Int)? {
         if message.address == nil, message.classKey >= 0 {
             let key = Int(message.classKey)
             guard key < byClassKey.count, let last = byClassKey[key].last else { return nil }
             return (last, byClassKey[key].count)
         }
-        guard let list = byName[message.address ?? message.className ?? "?"], let last = list.last else { return nil }
+        guard let list = byName[message.address ?? message.unkeyedClassName ?? "?"], let last = list.last else { return nil }
         return (last, list.count)
     }
 
     /// The instance at `position` (0 is the oldest) among those `newest(for:)` counted.
-    mutating func instance(_ position: Int, for message: LifecycleMessage) -> Int {
+    mutating func instance(_ position: Int, for message: KeyedMessage) -> Int {
         if message.address == nil, message.classKey >= 0 { return byClassKey[Int(message.classKey)][position] }
-        return byName[message.address ?? message.className ?? "?"]![position]
+        return byName[message.address ?? message.unkeyedClassName ?? "?"]![position]
     }
 
-    mutating func add(_ instance: Int, for message: LifecycleMessage) {
+    mutating func add(_ instance: Int, for message: KeyedMessage) {
         if message.address == nil, message.classKey >= 0 {
             let key = Int(message.classKey)
             if key >= byClassKey.count { byClassKey.append(contentsOf: repeatElement([], count: key + 1 - byClassKey.count)) }
             byClassKey[key].append(instance)
         } else {
-            byName[message.address ?? message.className ?? "?", default: []].append(instance)
+            byName[message.address ?? message.unkeyedClassName ?? "?", default: []].append(instance)
         }
     }
 }
@@ -591,11 +595,11 @@ private struct RecentEvents {
         entries.reserveCapacity(RecentEvents.capacity)
     }
 
-    mutating func note(line: Int, message: LifecycleMessage) {
+    mutating func note(line: Int, message: KeyedMessage) {
         let entry = Entry(line: line, classKey: message.classKey, spelledKey: message.spelledKey)
         if entries.count < RecentEvents.capacity { entries.append(entry) } else { entries[next] = entry }
-        if message.spelledKey < 0 || (message.classKey < 0 && message.className != nil) {
-            spelledOut[next] = (message.className, message.spelled)
+        if message.spelledKey < 0 || (message.classKey < 0 && message.unkeyedClassName != nil) {
+            spelledOut[next] = (names.className(of: message), names.spelling(of: message))
             anySpelledOut = true
         } else if anySpelledOut, spelledOut[next] != nil {
             spelledOut[next] = nil

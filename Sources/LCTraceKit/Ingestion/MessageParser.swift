@@ -23,6 +23,41 @@ public struct LifecycleMessage: Equatable, Sendable {
     }
 }
 
+/// A lifecycle message as the per-line path carries it: its names as the parser's numbers, a name as a String only
+/// where the parser has none for it (past its bound, or text such as UIKit's unbalanced-transition notice). Nothing
+/// in it is reference-counted in the common case, so making, copying and dropping one per line costs no atomic
+/// operation; `MessageParser.className(of:)` and `spelling(of:)` give the names when they are wanted.
+struct KeyedMessage {
+    var callback: Callback
+    /// As in `LifecycleMessage`.
+    var address: String?
+    var end: Int
+    var classKey: Int32 = -1
+    var spelledKey: Int32 = -1
+    /// The names that have no number; nil (one empty reference to copy and drop) in the common case.
+    var unkeyed: UnkeyedNames?
+
+    /// The class name when `classKey` is -1 (nil for markers, which name no class).
+    var unkeyedClassName: String? { unkeyed?.className }
+}
+
+/// A message's names that the parser has no number for.
+final class UnkeyedNames {
+    let className: String?
+    /// nil: the callback's own name (markers).
+    let spelling: String?
+
+    private init(className: String?, spelling: String?) {
+        self.className = className
+        self.spelling = spelling
+    }
+
+    /// The names, or nil when there are none (without allocating, as a failable initialiser of a class would).
+    static func names(className: String?, spelling: String?) -> UnkeyedNames? {
+        className == nil && spelling == nil ? nil : UnkeyedNames(className: className, spelling: spelling)
+    }
+}
+
 /// Recognises the message forms of lifecycle logging (issue: "Message forms") and normalises their names:
 ///
 /// - `Class >>>> selector` (any spacing, any number of `>` from two up)
@@ -50,10 +85,12 @@ public final class MessageParser {
     }()
 
     private let matcher: PCRE2Matcher
-    /// Logged selector → (its callback, if it is one; the spelling as a String, and its number).
-    private var selectors = ByteStringCache<(callback: Callback?, spelled: String, key: Int32)>()
-    /// Logged class (with its module) → the class name reports use, and its number (`LifecycleMessage.classKey`).
-    private var classNames = ByteStringCache<(name: String, key: Int32)>()
+    /// Logged selector → its callback, if it is one, and the spelling's number (`spellingsByKey`). Selectors that
+    /// would get no number (past the bound) are not kept, so their spelling is made each time.
+    private var selectors = ByteStringCache<(callback: Callback?, key: Int32)>()
+    /// Logged class (with its module) → the number of the class name reports use (`classNamesByKey`). Classes
+    /// that would get no number are not kept, likewise.
+    private var classNames = ByteStringCache<Int32>()
     /// Class name → its number. Bounded as the caches are; names past the bound get none (-1).
     private var classKeys: [String: Int32] = [:]
     private static let keyLimit = 4096
@@ -94,9 +131,30 @@ public final class MessageParser {
 
     /// The lifecycle message in `line[range]`, or nil when the message is ordinary app logging.
     public func parse(_ line: UnsafeRawBufferPointer, message range: Range<Int>) throws(PCRE2MatchError) -> LifecycleMessage? {
+        try parseKeyed(line, message: range).map(message(_:))
+    }
+
+    /// The message with its names.
+    func message(_ keyed: KeyedMessage) -> LifecycleMessage {
+        LifecycleMessage(className: className(of: keyed), address: keyed.address, callback: keyed.callback,
+                         spelled: spelling(of: keyed), end: keyed.end, classKey: keyed.classKey, spelledKey: keyed.spelledKey)
+    }
+
+    /// The message's class name (without its module); nil for markers.
+    func className(of message: KeyedMessage) -> String? {
+        message.classKey >= 0 ? classNamesByKey[Int(message.classKey)] : message.unkeyed?.className
+    }
+
+    /// The message's selector or function as logged.
+    func spelling(of message: KeyedMessage) -> String {
+        message.spelledKey >= 0 ? spellingsByKey[Int(message.spelledKey)] : message.unkeyed?.spelling ?? message.callback.rawValue
+    }
+
+    /// `parse` without making the names: what the per-line path uses.
+    func parseKeyed(_ line: UnsafeRawBufferPointer, message range: Range<Int>) throws(PCRE2MatchError) -> KeyedMessage? {
         let trimmed = MessageParser.trimmed(line, range)
         if let marker = MessageParser.marker(line[trimmed]) {
-            return LifecycleMessage(className: nil, address: nil, callback: marker, spelled: marker.rawValue, end: trimmed.upperBound)
+            return KeyedMessage(callback: marker, address: nil, end: trimmed.upperBound)
         }
         if MessageParser.has(line[trimmed], prefix: MessageParser.unbalancedNotice) {
             return unbalancedAppearanceNotice(line, from: trimmed.lowerBound + MessageParser.unbalancedNotice.utf8CodeUnitCount,
@@ -122,35 +180,55 @@ public final class MessageParser {
 
     /// The message for a matched class and selector, or nil when the selector is not a lifecycle callback or intent.
     private func recognised(_ line: UnsafeRawBufferPointer, classRange: Range<Int>, address: String?,
-                            selectorRange: Range<Int>, end: Int) -> LifecycleMessage? {
+                            selectorRange: Range<Int>, end: Int) -> KeyedMessage? {
         let selectorBytes = UnsafeRawBufferPointer(rebasing: line[selectorRange])
-        let selector = selectors.value(for: selectorBytes) ?? newSelector(selectorBytes)
-        guard let callback = selector.callback else { return nil }
+        let callback: Callback
+        let spelledKey: Int32
+        var unkeyedSpelling: String?
+        if let selector = selectors.value(for: selectorBytes) {
+            guard let known = selector.callback else { return nil }
+            (callback, spelledKey) = (known, selector.key)
+        } else {
+            let selector = newSelector(selectorBytes)
+            guard let known = selector.callback else { return nil }
+            (callback, spelledKey) = (known, selector.key)
+            if selector.key < 0 { unkeyedSpelling = selector.spelled }
+        }
         let classBytes = UnsafeRawBufferPointer(rebasing: line[classRange])
-        let className = classNames.value(for: classBytes) ?? newClassName(classBytes)
-        return LifecycleMessage(className: className.name, address: address, callback: callback, spelled: selector.spelled, end: end,
-                                classKey: className.key, spelledKey: selector.key)
+        let classKey: Int32
+        var unkeyedClassName: String?
+        if let key = classNames.value(for: classBytes) {
+            classKey = key
+        } else {
+            let className = newClassName(classBytes)
+            classKey = className.key
+            if className.key < 0 { unkeyedClassName = className.name }
+        }
+        return KeyedMessage(callback: callback, address: address, end: end, classKey: classKey, spelledKey: spelledKey,
+                            unkeyed: UnkeyedNames.names(className: unkeyedClassName, spelling: unkeyedSpelling))
     }
 
     /// A selector seen for the first time: its callback, if it is one, its spelling and, for a callback, a number.
     private func newSelector(_ bytes: UnsafeRawBufferPointer) -> (callback: Callback?, spelled: String, key: Int32) {
         let spelled = String(decoding: bytes, as: UTF8.self)
         let callback = CallbackNames.callback(forSelector: spelled)
-        var key: Int32 = -1
-        if callback != nil, spellingsByKey.count < MessageParser.keyLimit {
-            spellingsByKey.append(spelled)
-            key = Int32(spellingsByKey.count - 1)
+        guard callback != nil else {
+            selectors.store((nil, -1), for: bytes)
+            return (nil, spelled, -1)
         }
-        selectors.store((callback, spelled, key), for: bytes)
+        guard spellingsByKey.count < MessageParser.keyLimit else { return (callback, spelled, -1) }
+        spellingsByKey.append(spelled)
+        let key = Int32(spellingsByKey.count - 1)
+        selectors.store((callback, key), for: bytes)
         return (callback, spelled, key)
     }
 
     /// A logged class seen for the first time: the name reports use, and its number.
     private func newClassName(_ bytes: UnsafeRawBufferPointer) -> (name: String, key: Int32) {
         let name = MessageParser.className(bytes[...])
-        let entry = (name, classKey(for: name))
-        classNames.store(entry, for: bytes)
-        return entry
+        let key = classKey(for: name)
+        if key >= 0 { classNames.store(key, for: bytes) }
+        return (name, key)
     }
 
     /// The number of a class name (`Module.Class` and `Class` share one), given in the order names are first seen.
@@ -164,7 +242,7 @@ public final class MessageParser {
     }
 
     /// UIKit's "Unbalanced calls to begin/end appearance transitions for <Module.Class: 0x…>." names the controller.
-    private func unbalancedAppearanceNotice(_ line: UnsafeRawBufferPointer, from start: Int, to end: Int) -> LifecycleMessage? {
+    private func unbalancedAppearanceNotice(_ line: UnsafeRawBufferPointer, from start: Int, to end: Int) -> KeyedMessage? {
         var index = start
         if index < end, line[index] == UInt8(ascii: "<") { index += 1 }
         let nameStart = index
@@ -179,9 +257,10 @@ public final class MessageParser {
             while index < end, line[index] != UInt8(ascii: ">"), !MessageParser.isSpace(line[index]) { index += 1 }
             if index > addressStart { address = String(decoding: line[addressStart..<index], as: UTF8.self).lowercased() }
         }
-        return LifecycleMessage(className: className, address: address, callback: .unbalancedAppearanceNotice,
-                                spelled: String(decoding: line[(start - MessageParser.unbalancedNotice.utf8CodeUnitCount)..<end], as: UTF8.self),
-                                end: end, classKey: classKey(for: className))
+        let key = classKey(for: className)
+        let spelling = String(decoding: line[(start - MessageParser.unbalancedNotice.utf8CodeUnitCount)..<end], as: UTF8.self)
+        return KeyedMessage(callback: .unbalancedAppearanceNotice, address: address, end: end, classKey: key,
+                            unkeyed: UnkeyedNames.names(className: key < 0 ? className : nil, spelling: spelling))
     }
 
     private static func marker(_ bytes: UnsafeRawBufferPointer.SubSequence) -> Callback? {
