@@ -267,8 +267,8 @@ final class SessionAnalyzer: TransitionContext {
         if callback == .dealloc || callback == .viewWillAppear { leaks.disarm(index) }
         update(index, with: event, flagged: violated)
         if callback.isAppearanceCallback {
-            transitions.observe(ObservedStep(controller: index, callback: callback, line: event.line, micros: event.micros,
-                                             timeText: event.timeText), violated: violated, context: self)
+            transitions.observe(ObservedStep(controller: index, callback: callback, line: event.line, micros: event.micros),
+                                time: event.timeText, violated: violated, context: self)
         }
     }
 

@@ -233,25 +233,50 @@ public enum TransitionTemplates {
 
     /// The template a logged call of `kind` is held to.
     public static func declared(_ kind: TransitionKind) -> TransitionTemplate? {
-        firstPositionByKind[kind].map { all[$0] }
+        declaredPosition(kind).map { all[$0] }
     }
 
-    private static let firstPositionByKind: [TransitionKind: Int] =
-        Dictionary(all.indices.map { (all[$0].kind, $0) }, uniquingKeysWith: { first, _ in first })
+    /// The direction of the template a logged call of `kind` is held to (read in place: a copy of the template
+    /// would retain its steps, kinds and source for every transition).
+    public static func direction(of kind: TransitionKind) -> TransitionTemplate.Direction? {
+        declaredPosition(kind).map { all[$0].direction }
+    }
+
+    /// The position in `all` of the first template of `kind`: a look along a short list, cheaper than hashing the
+    /// kind (whose hash is its name's).
+    private static func declaredPosition(_ kind: TransitionKind) -> Int? {
+        all.withUnsafeBufferPointer { templates in templates.indices.first { templates[$0].kind == kind } }
+    }
 
     /// Positions in `all` of the templates whose steps have exactly this shape, in table order (positions, not
     /// copies: this runs for every transition).
     public static func matching(_ shape: TransitionShape) -> [Int] {
-        positionsByShape[shape] ?? []
+        var positions: [Int] = []
+        forEachMatching(shape) { positions.append($0); return true }
+        return positions
     }
 
-    private static let positionsByShape: [TransitionShape: [Int]] =
-        Dictionary(grouping: all.indices) { TransitionShape(all[$0].steps) }
+    /// Calls `body` with the position in `all` of each template of this shape, in table order, until it returns
+    /// false. A look along the templates' shapes (a few dozen words), without hashing the shape or building a list.
+    static func forEachMatching(_ shape: TransitionShape, _ body: (Int) -> Bool) {
+        shapes.withUnsafeBufferPointer { shapes in
+            for position in shapes.indices where shapes[position] == shape {
+                guard body(position) else { return }
+            }
+        }
+    }
+
+    /// Each template's shape, by position.
+    private static let shapes: [TransitionShape] = all.map { TransitionShape($0.steps) }
 
     /// Whether a logged call of `declared` may take this shape.
     public static func accepts(_ declared: TransitionKind, _ shape: TransitionShape) -> TransitionTemplate? {
-        for position in matching(shape) where all[position].satisfies.contains(declared) { return all[position] }
-        return nil
+        var accepted: Int?
+        forEachMatching(shape) { position in
+            if all[position].satisfies.contains(declared) { accepted = position }
+            return accepted == nil
+        }
+        return accepted.map { all[$0] }
     }
 
     /// How many leading steps of `observed` some template shares: the step after them is the first out of place.

@@ -4,7 +4,6 @@ struct ObservedStep {
     var callback: Callback
     var line: Int
     var micros: Int64?
-    var timeText: TimeText?
 }
 
 /// What the transition tracker needs to know about the session's controllers, and where it sends its results.
@@ -34,6 +33,8 @@ struct TransitionTracker {
         /// The controllers taking part, in order of their first callback, with their roles (a few at most: a list).
         var participants: [(controller: Int, role: TransitionRole)]
         var steps: [ObservedStep]
+        /// The first step's time as logged (the steps keep none, so that they are plain values to copy and drop).
+        var startTime: TimeText?
         /// The steps by role and callback, kept as they arrive: what the templates are looked up by.
         var shape = TransitionShape()
         var declared: (kind: TransitionKind, line: Int)?
@@ -58,6 +59,7 @@ struct TransitionTracker {
             isOpen = false
             participants.removeAll(keepingCapacity: true)
             steps.removeAll(keepingCapacity: true)
+            startTime = nil
             shape = TransitionShape()
             declared = nil
             hadViolation = false
@@ -115,8 +117,8 @@ struct TransitionTracker {
         }
     }
 
-    /// An appearance callback, after the controller's own automaton took it.
-    mutating func observe(_ step: ObservedStep, violated: Bool, context: any TransitionContext) {
+    /// An appearance callback, after the controller's own automaton took it; `time` is its time as logged.
+    mutating func observe(_ step: ObservedStep, time: borrowing TimeText?, violated: Bool, context: any TransitionContext) {
         // A participant starting over while a declared transition waits at rest for its other side: the wait is over.
         if open.isOpen, open.waitingForOtherSide, open.role(of: step.controller) != nil {
             close(context)
@@ -134,6 +136,7 @@ struct TransitionTracker {
             role = (step.callback == .viewWillAppear || step.callback == .viewDidAppear) ? .incoming : .outgoing
             open.participants.append((step.controller, role))
         }
+        if open.steps.isEmpty { open.startTime = copy time }
         open.steps.append(step)
         open.shape.append(TransitionStep(role: role, callback: step.callback))
         open.hadViolation = open.hadViolation || violated
@@ -201,27 +204,32 @@ struct TransitionTracker {
             }
             return declared.kind
         }
-        let templates = TransitionTemplates.all
-        let positions = TransitionTemplates.matching(current.shape)
+        // The shared table is read in place: a local copy would retain it (on every thread) for each transition.
         var candidates: (first: Int?, several: Bool) = (nil, false)
-        for position in positions where holds(templates[position].requirement, from: from, to: to, context: context) {
-            if candidates.first == nil { candidates.first = position } else { candidates.several = true; break }
+        TransitionTemplates.forEachMatching(current.shape) { position in
+            guard holds(TransitionTemplates.all[position].requirement, from: from, to: to, context: context) else { return true }
+            if candidates.first == nil { candidates.first = position; return true }
+            candidates.several = true
+            return false
         }
-        guard let first = candidates.first.map({ templates[$0] }) else {
+        guard let first = candidates.first.map({ TransitionTemplates.all[$0].kind }) else {
             // One controller alone: its own automaton judges its order; only the exchange of two is a transition question.
             if from == nil || to == nil { return to == nil ? .disappear : .appear }
             if !current.hadViolation { reportUnrecognized(current, observed: current.observed, context: context) }
             return .unrecognized
         }
         // Several templates fit only for push/pop, pop-to-root and present/dismiss, which share their shapes.
-        guard candidates.several, let from, let to else { return first.kind }
+        guard candidates.several, let from, let to else { return first }
         // The history (or, without one, the incoming controller's newness) decides the direction.
         let direction: TransitionTemplate.Direction = isReturn(from: from, to: to, at: current.steps[0].line, context: context) ? .backward : .forward
-        for position in positions where templates[position].direction == direction
-            && holds(templates[position].requirement, from: from, to: to, context: context) {
-            return templates[position].kind
+        var chosen = first
+        TransitionTemplates.forEachMatching(current.shape) { position in
+            guard TransitionTemplates.all[position].direction == direction,
+                  holds(TransitionTemplates.all[position].requirement, from: from, to: to, context: context) else { return true }
+            chosen = TransitionTemplates.all[position].kind
+            return false
         }
-        return first.kind
+        return chosen
     }
 
     private func reportUnrecognized(_ current: Open, observed: [TransitionStep], context: any TransitionContext) {
@@ -265,9 +273,9 @@ struct TransitionTracker {
 
     /// Updates the history; returns the controllers a backward transition took off the stack.
     private mutating func record(_ kind: TransitionKind, from: Int?, to: Int?) -> [Int] {
-        guard let template = TransitionTemplates.declared(kind) else { return [] }
+        guard let direction = TransitionTemplates.direction(of: kind) else { return [] }
         var removed: [Int] = []
-        switch template.direction {
+        switch direction {
         case .forward:
             if let to { history.append(HistoryEntry(from: from, to: to, kind: kind)) }
         case .backward:
@@ -302,7 +310,7 @@ struct TransitionTracker {
             kind: kind, declared: current.declared?.kind, declaredLine: current.declared?.line,
             from: outgoing.map { context.name(of: $0) }, to: incoming.map { context.name(of: $0) },
             controllers: names,
-            startLine: first.line, endLine: last.line, startTime: first.timeText,
+            startLine: first.line, endLine: last.line, startTime: current.startTime,
             durationMs: milliseconds(from: first.micros, to: last.micros))
     }
 }
