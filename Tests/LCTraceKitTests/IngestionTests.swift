@@ -315,3 +315,24 @@ import PCRE2
         }
     }
 }
+
+@Suite struct IDReaderTests {
+    /// Remembered ids are reused only for the same bytes split the same way: a run of lines, changing one field at a
+    /// time, long ids and missing ones, reads as each line read afresh.
+    @Test func idsReadAsEachLineAlone() {
+        let lines = ["[1001:37048]", "[1001:37048]", "[1001:37049]", "[1002:37049]", "[100:237049]", "[1002:37049]",
+                     "[12345678:0x1e4a1abc]", "[12345678:0x1e4a1abc]", "[1:2]", "[1:2]", "[9:]", "[1:2]"]
+        var reader = IDReader()
+        for text in lines {
+            let bytes = Array(text.utf8)
+            let colon = bytes.firstIndex(of: UInt8(ascii: ":"))!
+            let pid = 1..<colon
+            let tid = (colon + 1)..<(bytes.count - 1)
+            bytes.withUnsafeBytes { line in
+                let read = reader.read(line, pid: pid, tid: tid.isEmpty ? nil : tid)
+                #expect(read.pid == Int(decoding: line[pid]), "\(text)")
+                #expect(read.thread == (tid.isEmpty ? nil : ThreadID(line[tid])), "\(text)")
+            }
+        }
+    }
+}

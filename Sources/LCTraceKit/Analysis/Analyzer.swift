@@ -302,6 +302,8 @@ private final class InputRun {
     private var sessionReference: Unmanaged<SessionAnalyzer>?
     let knowledge: InputKnowledge
     var timestamps = TimestampReader()
+    /// The process and thread ids of the last event, and the bytes they were read from.
+    private var ids = IDReader()
     /// Lines held back until the format is known (automatic detection only).
     var pending: [(bytes: [UInt8], truncated: Bool)] = []
     var pendingNonBlank = 0
@@ -381,10 +383,9 @@ private final class InputRun {
     /// Takes the message (consuming it: it moves into the event rather than being copied).
     private func handle(_ message: consuming KeyedMessage, header: LineHeader, line: UnsafeRawBufferPointer) {
         summary.events += 1
-        let pid = header.pid.flatMap { Int(decoding: line[$0]) }
+        let (pid, thread) = ids.read(line, pid: header.pid, tid: header.tid)
         let timeText = header.time.map { TimeText(UnsafeRawBufferPointer(rebasing: line[$0])) }
         let micros = header.time.flatMap { timestamps.microseconds(UnsafeRawBufferPointer(rebasing: line[$0])) }
-        let thread = header.tid.flatMap { ThreadID(UnsafeRawBufferPointer(rebasing: line[$0])) }
         let callback = message.callback
         if sessionReference?._withUnsafeGuaranteedRef({ InputRun.startsNewSession($0, with: callback, pid: pid) }) ?? true {
             // The process's start is in the log when main() opens the session, or a launch follows another.
@@ -407,6 +408,35 @@ private final class InputRun {
             return session.sawFinishLaunching
         }
         return false
+    }
+}
+
+/// Reads a line's process and thread ids, remembering the last bytes read: consecutive lines nearly always come from
+/// one process and thread, so their ids are compared as two words instead of read again.
+struct IDReader {
+    /// The bytes from the pid's start to the tid's end, zero-padded to 16, and where in them the pid ends and the tid
+    /// starts; nil when they were longer or absent.
+    private var lastBytes: (UInt64, UInt64)?
+    private var lastFields = (pidEnd: 0, tidStart: 0)
+    private var lastPid: Int?
+    private var lastThread: ThreadID?
+
+    mutating func read(_ line: UnsafeRawBufferPointer, pid: Range<Int>?, tid: Range<Int>?) -> (pid: Int?, thread: ThreadID?) {
+        guard let pid, let tid, pid.lowerBound <= tid.lowerBound, tid.upperBound - pid.lowerBound <= 16,
+              let base = line.baseAddress
+        else {
+            lastBytes = nil
+            return (pid.flatMap { Int(decoding: line[$0]) }, tid.flatMap { ThreadID(UnsafeRawBufferPointer(rebasing: line[$0])) })
+        }
+        var bytes: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &bytes) { $0.baseAddress!.copyMemory(from: base + pid.lowerBound, byteCount: tid.upperBound - pid.lowerBound) }
+        let fields = (pidEnd: pid.upperBound - pid.lowerBound, tidStart: tid.lowerBound - pid.lowerBound)
+        if let lastBytes, lastBytes == bytes, lastFields == fields { return (lastPid, lastThread) }
+        lastBytes = bytes
+        lastFields = fields
+        lastPid = Int(decoding: line[pid])
+        lastThread = ThreadID(UnsafeRawBufferPointer(rebasing: line[tid]))
+        return (lastPid, lastThread)
     }
 }
 
