@@ -384,7 +384,7 @@ private final class InputRun {
     private func handle(_ message: consuming KeyedMessage, header: LineHeader, line: UnsafeRawBufferPointer) {
         summary.events += 1
         let (pid, thread) = ids.read(line, pid: header.pid, tid: header.tid)
-        let timeText = header.time.map { TimeText(UnsafeRawBufferPointer(rebasing: line[$0])) }
+        let timeText = header.time.map { TimeText(UnsafeRawBufferPointer(rebasing: line[$0])) } ?? TimeText()
         let micros = header.time.flatMap { timestamps.microseconds(UnsafeRawBufferPointer(rebasing: line[$0])) }
         let callback = message.callback
         if sessionReference?._withUnsafeGuaranteedRef({ InputRun.startsNewSession($0, with: callback, pid: pid) }) ?? true {

@@ -2,7 +2,8 @@
 struct LifecycleEvent {
     var line: Int
     var micros: Int64?
-    var timeText: TimeText?
+    /// Empty when the line has no time.
+    var timeText: TimeText
     var thread: ThreadID?
     /// Its names are looked up (`SessionAnalyzer.names`) only where they are written.
     var message: KeyedMessage
@@ -87,7 +88,8 @@ final class SessionAnalyzer: TransitionContext {
     private var startMicros: Int64?
     private var startTime: TimeText?
     private var lastMicros: Int64?
-    private var endTime: TimeText?
+    /// The last timed event's time (empty before one).
+    private var endTime = TimeText()
 
     private var app = AppReport(events: [], eventCount: 0, finalPhase: .unknown)
     private var activity: ActivityTracker
@@ -136,9 +138,9 @@ final class SessionAnalyzer: TransitionContext {
         eventCount += 1
         endLine = event.line
         if let micros = event.micros {
-            if startMicros == nil { startMicros = micros; startTime = event.timeText }
+            if startMicros == nil { startMicros = micros; startTime = event.timeText.nonEmpty }
             lastMicros = micros
-            endTime = event.timeText
+            endTime.assign(event.timeText)
             if leaks.isWatching {
                 for leak in leaks.expire(now: micros, classLogsDealloc: classLogsDealloc) { emitLeak(leak, confirmed: true) }
             }
@@ -172,7 +174,7 @@ final class SessionAnalyzer: TransitionContext {
         checkEnding(inFlight: inFlight)
         return SessionReport(
             index: index, input: input, process: process, pid: pid, startLine: startLine, endLine: endLine,
-            startTime: startTime, endTime: endTime, durationMs: milliseconds(from: startMicros, to: lastMicros),
+            startTime: startTime, endTime: endTime.nonEmpty, durationMs: milliseconds(from: startMicros, to: lastMicros),
             launch: launch, app: app, scenes: activity.sceneReports,
             controllers: controllers.map { state in
                 var report = state.report
@@ -499,7 +501,7 @@ final class SessionAnalyzer: TransitionContext {
     }
 
     private func record(_ event: LifecycleEvent) -> EventRecord {
-        EventRecord(line: event.line, time: event.timeText, offsetMs: milliseconds(from: startMicros, to: event.micros),
+        EventRecord(line: event.line, time: event.timeText.nonEmpty, offsetMs: milliseconds(from: startMicros, to: event.micros),
                     callback: event.message.callback, spelled: names.spelling(of: event.message))
     }
 

@@ -23,6 +23,26 @@ public struct TimeText: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// No time (what an event whose line has none carries).
+    init() {}
+
+    var isEmpty: Bool { count == 0 && long == nil }
+
+    /// The time, or nil when there is none.
+    var nonEmpty: TimeText? { isEmpty ? nil : self }
+
+    /// Becomes `other`. When both are inline (every built-in format's time is), only the bytes are copied: assigning
+    /// the whole value would retain and release its long text's storage, even when there is none.
+    @inline(__always)
+    mutating func assign(_ other: borrowing TimeText) {
+        if long == nil, other.long == nil {
+            inline = other.inline
+            count = other.count
+        } else {
+            self = copy other
+        }
+    }
+
     /// The text, made into a String now.
     public var string: String {
         withUTF8 { String(decoding: $0, as: UTF8.self) }
