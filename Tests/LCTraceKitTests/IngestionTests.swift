@@ -97,6 +97,27 @@ import PCRE2
         return try bytes.withUnsafeBytes { try MessageParser().parse($0, message: 0..<bytes.count) }
     }
 
+    /// A message met again is recognised from its text alone, at any place in its line: the same result as the
+    /// first time, its end counted from where it starts in this line, and a second record glued after it left alone.
+    @Test func aMessageMetAgainReadsAsTheFirstTime() throws {
+        let parser = MessageParser()
+        let messages = ["  HomeViewController    >>>>    viewDidLoad", "main()", "ShopApp.CartViewController viewWillAppear(_:)",
+                        "<ShopApp.CartViewController: 0x7F8A> viewDidAppear(_:)", "Realtime: socket reconnected",
+                        "HomeViewController >>>> viewDidAppear:2024-02-09 08:14:39.160 ShopApp[1:2] x", "-[HomeViewController dealloc]"]
+        for text in messages {
+            var results: [LifecycleMessage?] = []
+            for prefix in ["", "0123456789 ", "a much longer prefix before the message: "] {
+                let bytes = Array((prefix + text + "   ").utf8)
+                let range = prefix.utf8.count..<(bytes.count - 3)
+                var result = try bytes.withUnsafeBytes { try parser.parse($0, message: range) }
+                result?.end -= prefix.utf8.count
+                results.append(result)
+            }
+            let fresh = try parse(text)
+            #expect(results.allSatisfy { $0 == fresh }, "\(text): \(results)")
+        }
+    }
+
     @Test func classKeysNumberClassNamesWithoutTheirModule() throws {
         let parser = MessageParser()
         func key(_ message: String) throws -> Int32? {

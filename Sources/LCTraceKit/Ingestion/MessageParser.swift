@@ -91,6 +91,18 @@ public final class MessageParser {
     /// Logged class (with its module) → the number of the class name reports use (`classNamesByKey`). Classes
     /// that would get no number are not kept, likewise.
     private var classNames = ByteStringCache<Int32>()
+    /// Whole message texts already recognised as lifecycle messages, with what they were recognised as (`end`
+    /// counted from the message's start): logs repeat the same few hundred callback lines, and one lookup of the
+    /// text costs less than matching it. Only messages that are plain values are kept (no address, every name
+    /// numbered); ordinary app logging is not kept, so the varied text of other lines cannot crowd them out.
+    private var recognisedMessages = ByteStringCache<RecognisedMessage>()
+
+    private struct RecognisedMessage {
+        var callback: Callback
+        var end: Int32
+        var classKey: Int32
+        var spelledKey: Int32
+    }
     /// Class name → its number. Bounded as the caches are; names past the bound get none (-1).
     private var classKeys: [String: Int32] = [:]
     private static let keyLimit = 4096
@@ -152,6 +164,23 @@ public final class MessageParser {
 
     /// `parse` without making the names: what the per-line path uses.
     func parseKeyed(_ line: UnsafeRawBufferPointer, message range: Range<Int>) throws(PCRE2MatchError) -> KeyedMessage? {
+        // What a message is recognised as depends on its bytes alone (no form looks outside them).
+        let text = UnsafeRawBufferPointer(rebasing: line[range])
+        guard fastPath else { return try recognise(line, message: range) }
+        if let known = recognisedMessages.value(for: text) {
+            return KeyedMessage(callback: known.callback, address: nil, end: range.lowerBound + Int(known.end),
+                                classKey: known.classKey, spelledKey: known.spelledKey)
+        }
+        let message = try recognise(line, message: range)
+        if let message, message.address == nil, message.unkeyed == nil {
+            recognisedMessages.store(RecognisedMessage(callback: message.callback, end: Int32(message.end - range.lowerBound),
+                                                       classKey: message.classKey, spelledKey: message.spelledKey), for: text)
+        }
+        return message
+    }
+
+    /// Recognises the message's form and names.
+    private func recognise(_ line: UnsafeRawBufferPointer, message range: Range<Int>) throws(PCRE2MatchError) -> KeyedMessage? {
         let trimmed = MessageParser.trimmed(line, range)
         if let marker = MessageParser.marker(line[trimmed]) {
             return KeyedMessage(callback: marker, address: nil, end: trimmed.upperBound)
