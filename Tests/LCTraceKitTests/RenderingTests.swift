@@ -109,6 +109,35 @@ import Testing
         #expect(value.compact() == #"{"a":"quote\" slash/ \\ tab\t nl\n \u0001","n":510,"f":0.123}"#)
     }
 
+    /// Members are written with their names in one write: every kind of value, escaped text, and both layouts.
+    @Test func membersOfEveryKind() {
+        func written(indent: Int?) -> String {
+            var writer = JSONWriter(indent: indent, capacity: 16)
+            writer.object { w in
+                w.member("int", -1234567890123)
+                w.member("zero", 0)
+                w.member("none", nil as Int?)
+                w.member("whole", 510.0 as Double?)
+                w.member("fraction", 0.1234 as Double?)
+                w.member("missing", nil as Double?)
+                w.member("plain", "HomeViewController")
+                w.member("escaped", "tab\there \"quoted\" back\\slash")
+                w.member("short", "a\u{01}")
+                w.member("empty", "")
+                w.member("absent", nil as String?)
+                w.member("time", Array("2024-02-09 08:14:39.160".utf8).withUnsafeBytes { TimeText($0) } as TimeText?)
+                w.member("noTime", nil as TimeText?)
+            }
+            return String(decoding: writer.bytes, as: UTF8.self)
+        }
+        let members = [#""int": -1234567890123"#, #""zero": 0"#, #""none": null"#, #""whole": 510"#, #""fraction": 0.123"#,
+                       #""missing": null"#, #""plain": "HomeViewController""#, #""escaped": "tab\there \"quoted\" back\\slash""#,
+                       #""short": "a\u0001""#, #""empty": """#, #""absent": null"#, #""time": "2024-02-09 08:14:39.160""#,
+                       #""noTime": null"#]
+        #expect(written(indent: nil) == "{" + members.map { $0.replacingOccurrences(of: "\": ", with: "\":") }.joined(separator: ",") + "}")
+        #expect(written(indent: 0) == "{\n" + members.map { "  " + $0 }.joined(separator: ",\n") + "\n}")
+    }
+
     /// The word-at-a-time copy and escape check against a byte-by-byte check: every length up to 24, every
     /// position, every byte that needs escaping and a set that does not (including the bytes either side of them and
     /// UTF-8). Plain text is written quoted after what the buffer held; other text leaves the buffer as it was.

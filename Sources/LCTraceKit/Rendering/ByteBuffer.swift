@@ -65,15 +65,24 @@ final class ByteBuffer: @unchecked Sendable {
         5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899
         """
 
+    /// The most digits a decimal `UInt64` has.
+    static let maxDecimalDigits = 20
+
     /// The decimal digits of `value`, written in place from the last, two at a time.
     func appendDecimal(_ value: UInt64) {
+        if count + ByteBuffer.maxDecimalDigits > capacity { grow(to: count + ByteBuffer.maxDecimalDigits) }
+        count += ByteBuffer.writeDecimal(value, at: UnsafeMutableRawPointer(start + count))
+    }
+
+    /// Writes the decimal digits of `value` at `target` (room for `maxDecimalDigits`); returns how many.
+    @inline(__always)
+    static func writeDecimal(_ value: UInt64, at target: UnsafeMutableRawPointer) -> Int {
         var length = 1
         var rest = value
         while rest >= 100 { rest /= 100; length += 2 }
         if rest >= 10 { length += 1 }
-        if count + length > capacity { grow(to: count + length) }
         let pairs = ByteBuffer.digitPairs.utf8Start
-        var digit = start + count + length
+        var digit = target.assumingMemoryBound(to: UInt8.self) + length
         rest = value
         while rest >= 100 {
             let pair = Int(rest % 100) &* 2
@@ -89,7 +98,7 @@ final class ByteBuffer: @unchecked Sendable {
         } else {
             digit[-1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest)
         }
-        count += length
+        return length
     }
 
     /// Overwrites a byte already written.

@@ -82,11 +82,19 @@ struct JSONWriter {
     /// A member name from the report schema: plain ASCII, written as it is, with its separator and indentation in
     /// one write (the commonest write of a report).
     mutating func key(_ name: StaticString) {
+        member(name, valueRoom: 0) { _ in 0 }
+        afterKey = true
+    }
+
+    /// A member name as `key(_:)` writes it and its value after it, in one write: `value` writes at most `valueRoom`
+    /// bytes where it is given and returns how many it wrote.
+    @inline(__always)
+    private mutating func member(_ name: StaticString, valueRoom: Int, _ value: (UnsafeMutableRawPointer) -> Int) {
         let length = name.utf8CodeUnitCount
         let indent = pretty ? level * 2 : 0
         let needsComma = !first
         let pretty = self.pretty
-        buffer.write(atMost: length + indent + JSONWriter.lineBreakSlack + 5) { room in
+        buffer.write(atMost: length + indent + JSONWriter.lineBreakSlack + 5 + valueRoom) { room in
             var at = 0
             if needsComma { room.storeBytes(of: UInt8(ascii: ","), as: UInt8.self); at = 1 }
             if pretty { at += JSONWriter.writeLineBreak(indent: indent, at: room + at) }
@@ -95,12 +103,15 @@ struct JSONWriter {
             at += length + 1
             room.storeBytes(of: UInt8(ascii: "\""), toByteOffset: at, as: UInt8.self)
             room.storeBytes(of: UInt8(ascii: ":"), toByteOffset: at + 1, as: UInt8.self)
-            guard pretty else { return at + 2 }
-            room.storeBytes(of: UInt8(ascii: " "), toByteOffset: at + 2, as: UInt8.self)
-            return at + 3
+            if pretty {
+                room.storeBytes(of: UInt8(ascii: " "), toByteOffset: at + 2, as: UInt8.self)
+                at += 3
+            } else {
+                at += 2
+            }
+            return at + value(room + at)
         }
         first = false
-        afterKey = true
     }
 
     /// Room a line break needs beyond its `indent` spaces: the newline, and the overshoot of writing spaces eight at
@@ -209,12 +220,49 @@ struct JSONWriter {
     /// Ends a JSON Lines record.
     mutating func endLine() { buffer.append(0x0A) }
 
-    mutating func member(_ name: StaticString, _ value: Int) { key(name); self.value(value) }
-    mutating func member(_ name: StaticString, _ value: Int?) { key(name); self.value(value) }
-    mutating func member(_ name: StaticString, _ value: Double?) { key(name); self.value(value) }
-    mutating func member(_ name: StaticString, _ value: String) { key(name); self.value(value) }
-    mutating func member(_ name: StaticString, _ value: String?) { key(name); self.value(value) }
-    mutating func member(_ name: StaticString, _ value: TimeText?) { key(name); self.value(value) }
+    // Members with a scalar value are written with their name in one write.
+
+    mutating func member(_ name: StaticString, _ value: Int) {
+        member(name, valueRoom: JSONWriter.integerRoom) { JSONWriter.writeInteger(Int64(value), at: $0) }
+    }
+
+    mutating func member(_ name: StaticString, _ value: Int?) {
+        guard let value else { member(name, valueRoom: 4) { JSONWriter.writeNull(at: $0) }; return }
+        member(name, value)
+    }
+
+    mutating func member(_ name: StaticString, _ value: Double?) {
+        guard let value else { member(name, valueRoom: 4) { JSONWriter.writeNull(at: $0) }; return }
+        guard let whole = JSONWriter.wholeNumber(value) else { key(name); self.value(value); return }
+        member(name, valueRoom: JSONWriter.integerRoom) { JSONWriter.writeInteger(whole, at: $0) }
+    }
+
+    mutating func member(_ name: StaticString, _ value: String) {
+        if value.utf8.withContiguousStorageIfAvailable({ member(name, utf8: UnsafeRawBufferPointer($0)) }) == nil {
+            var value = value
+            value.withUTF8 { member(name, utf8: UnsafeRawBufferPointer($0)) }
+        }
+    }
+
+    mutating func member(_ name: StaticString, _ value: String?) {
+        guard let value else { member(name, valueRoom: 4) { JSONWriter.writeNull(at: $0) }; return }
+        member(name, value)
+    }
+
+    mutating func member(_ name: StaticString, _ value: TimeText?) {
+        guard let value else { member(name, valueRoom: 4) { JSONWriter.writeNull(at: $0) }; return }
+        value.withUTF8 { member(name, utf8: $0) }
+    }
+
+    /// A member with a string value: with its name in one write when the text needs no escaping.
+    private mutating func member(_ name: StaticString, utf8: UnsafeRawBufferPointer) {
+        var plain = true
+        member(name, valueRoom: utf8.count + JSONWriter.quotedSlack) { room in
+            guard let written = JSONWriter.writeQuotedIfPlain(utf8, at: room) else { plain = false; return 0 }
+            return written
+        }
+        if !plain { writeEscaped(utf8) }
+    }
 
     // MARK: Scalars
 
@@ -224,8 +272,24 @@ struct JSONWriter {
 
     /// Decimal digits of `value`, written straight into `buffer`.
     static func appendInteger(_ value: Int64, to buffer: ByteBuffer) {
-        if value < 0 { buffer.append(UInt8(ascii: "-")) }
-        buffer.appendDecimal(value.magnitude)
+        buffer.write(atMost: integerRoom) { writeInteger(value, at: $0) }
+    }
+
+    /// The most bytes an integer takes: a sign and twenty digits.
+    private static let integerRoom = ByteBuffer.maxDecimalDigits + 1
+
+    /// Writes `value` in decimal at `target`; returns how many bytes that is.
+    @inline(__always)
+    private static func writeInteger(_ value: Int64, at target: UnsafeMutableRawPointer) -> Int {
+        guard value < 0 else { return ByteBuffer.writeDecimal(value.magnitude, at: target) }
+        target.storeBytes(of: UInt8(ascii: "-"), as: UInt8.self)
+        return 1 + ByteBuffer.writeDecimal(value.magnitude, at: target + 1)
+    }
+
+    @inline(__always)
+    private static func writeNull(at target: UnsafeMutableRawPointer) -> Int {
+        target.storeBytes(of: 0x6C6C_756E as UInt32, as: UInt32.self)  // "null", little-endian
+        return 4
     }
 
     private mutating func writeString(_ value: String) {
@@ -237,6 +301,11 @@ struct JSONWriter {
 
     private mutating func writeString(_ utf8: UnsafeRawBufferPointer) {
         if JSONWriter.appendQuotedIfPlain(utf8, to: buffer) { return }
+        writeEscaped(utf8)
+    }
+
+    /// The text quoted, its quotes, backslashes and control characters escaped.
+    private mutating func writeEscaped(_ utf8: UnsafeRawBufferPointer) {
         buffer.append(UInt8(ascii: "\""))
         for byte in utf8 {
             switch byte {
@@ -273,41 +342,51 @@ struct JSONWriter {
     /// Writes `"text"` when the text needs no escaping, copying and checking it in the same eight-byte words;
     /// otherwise writes nothing and returns false.
     static func appendQuotedIfPlain(_ text: UnsafeRawBufferPointer, to buffer: ByteBuffer) -> Bool {
-        let count = text.count
-        guard let source = text.baseAddress else {
-            buffer.append("\"\"" as StaticString)
-            return true
-        }
         var plain = true
-        // Room for the quotes, and for the last word's store when the text is shorter than a word.
-        buffer.write(atMost: count + 10) { room in
-            room.storeBytes(of: UInt8(ascii: "\""), as: UInt8.self)
-            if count >= 8 {
-                var escapes: UInt64 = 0
-                var offset = 0
-                while offset + 8 < count {
-                    let word = source.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                    escapes |= escapeBits(UInt64(littleEndian: word))
-                    room.storeBytes(of: word, toByteOffset: 1 + offset, as: UInt64.self)
-                    offset += 8
-                }
-                // The last eight bytes, overlapping the words already copied.
-                let last = source.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
-                escapes |= escapeBits(UInt64(littleEndian: last))
-                room.storeBytes(of: last, toByteOffset: 1 + count - 8, as: UInt64.self)
-                plain = escapes == 0
-            } else {
-                for offset in 0..<count {
-                    let byte = source.load(fromByteOffset: offset, as: UInt8.self)
-                    if needsEscaping(byte) { plain = false }
-                    room.storeBytes(of: byte, toByteOffset: 1 + offset, as: UInt8.self)
-                }
-            }
-            guard plain else { return 0 }
-            room.storeBytes(of: UInt8(ascii: "\""), toByteOffset: 1 + count, as: UInt8.self)
-            return count + 2
+        buffer.write(atMost: text.count + quotedSlack) { room in
+            guard let written = writeQuotedIfPlain(text, at: room) else { plain = false; return 0 }
+            return written
         }
         return plain
+    }
+
+    /// Room `writeQuotedIfPlain` needs beyond the text: the quotes, and the last word's store when the text is
+    /// shorter than a word.
+    static let quotedSlack = 10
+
+    /// Writes `"text"` at `room` (the text's length and `quotedSlack`) and returns its length, when the text needs no
+    /// escaping; otherwise nil (what it wrote is to be ignored).
+    @inline(__always)
+    static func writeQuotedIfPlain(_ text: UnsafeRawBufferPointer, at room: UnsafeMutableRawPointer) -> Int? {
+        let count = text.count
+        room.storeBytes(of: UInt8(ascii: "\""), as: UInt8.self)
+        guard let source = text.baseAddress else {
+            room.storeBytes(of: UInt8(ascii: "\""), toByteOffset: 1, as: UInt8.self)
+            return 2
+        }
+        if count >= 8 {
+            var escapes: UInt64 = 0
+            var offset = 0
+            while offset + 8 < count {
+                let word = source.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                escapes |= escapeBits(UInt64(littleEndian: word))
+                room.storeBytes(of: word, toByteOffset: 1 + offset, as: UInt64.self)
+                offset += 8
+            }
+            // The last eight bytes, overlapping the words already copied.
+            let last = source.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            escapes |= escapeBits(UInt64(littleEndian: last))
+            room.storeBytes(of: last, toByteOffset: 1 + count - 8, as: UInt64.self)
+            guard escapes == 0 else { return nil }
+        } else {
+            for offset in 0..<count {
+                let byte = source.load(fromByteOffset: offset, as: UInt8.self)
+                guard !needsEscaping(byte) else { return nil }
+                room.storeBytes(of: byte, toByteOffset: 1 + offset, as: UInt8.self)
+            }
+        }
+        room.storeBytes(of: UInt8(ascii: "\""), toByteOffset: 1 + count, as: UInt8.self)
+        return count + 2
     }
 
     /// Milliseconds and other measures: at most three decimals, no trailing zeros, integers without a point.
