@@ -66,6 +66,27 @@ import Testing
         }
     }
 
+    /// Consecutive headers that share their process and ids, or nearly do: a space more or less after the `]`, an id
+    /// one digit longer, a tail past the remembered length, one byte changed. Each reads as the pattern reads it alone.
+    @Test func headersAfterALikeHeaderReadAsAlone() throws {
+        let time = "2016-03-17 16:02:37.277"
+        let tails = [" ShopApp[1001:37048] A", " ShopApp[1001:37048] A", " ShopApp[1001:37048]A", " ShopApp[1001:37048]  A",
+                     " ShopApp[1001:37048] ", " ShopApp[1001:37048]", " ShopApp[1001:370489] A", " ShopApp[10012:37048] A",
+                     " ShopApp[1001:37048] A", " ShopApq[1001:37048] A", " AVeryLongProcessNameIndeed[1001:37048] A",
+                     " AVeryLongProcessNameIndeed[1001:37048] A", " P[1:2] A", " P[1:2] A", " P[1:2]A", " ShopApp[1001:37048] A"]
+        let fast = try LineHeaderParser(format: .nslogClassic)
+        let plain = try LineHeaderParser(format: .nslogClassic, fastPath: false)
+        for tail in tails {
+            for fraction in ["", ".2"] {
+                let line = Array((time + fraction + tail).utf8)
+                try line.withUnsafeBytes { bytes in
+                    let expected = try plain.parse(bytes)
+                    #expect(try fast.parse(bytes) == expected, "\(time + fraction + tail)")
+                }
+            }
+        }
+    }
+
     /// The whole report, byte for byte, with and without the hand-written matchers.
     @Test func reportsAreTheSameWithoutTheFastPath() throws {
         for (seed, format) in [(41, "nslog-classic"), (42, "nslog-modern")] {

@@ -79,7 +79,8 @@ enum HandHeader: Sendable {
     case nslogModern
 
     /// The header at `start`, or nil when the line is not in the format (a definite answer, as the pattern's).
-    func parse(_ line: UnsafeRawBufferPointer, from start: Int) -> LineHeader? {
+    /// `tail` remembers the last header's process and ids: a line with the same bytes there is not scanned again.
+    func parse(_ line: UnsafeRawBufferPointer, from start: Int, tail: inout HeaderTail) -> LineHeader? {
         // \d{4}-\d\d-\d\d then ' ' (modern: [ T]) then \d\d:\d\d:\d\d, at fixed places.
         guard line.count - start >= 19 else { return nil }
         let l = ClassScanner(line)
@@ -105,6 +106,10 @@ enum HandHeader: Sendable {
             }
         }
         let time = start..<s.index
+        if let known = tail.match(line, at: s.index) {
+            return LineHeader(time: time, process: known.process, pid: known.pid, tid: known.tid, message: known.message)
+        }
+        let tailStart = s.index
         guard s.skip(0x20) else { return nil }
         // (?<process>[^\[\]\n]+?)\[ : the process cannot hold '[', so it ends at the first one.
         let limit = line.count
@@ -119,8 +124,62 @@ enum HandHeader: Sendable {
         i = tid.upperBound
         guard !tid.isEmpty, i < limit, l[i] == 0x5D else { return nil }
         i += 1
-        if i < limit, l[i] == 0x20 { i += 1 }
+        let tookSpace = i < limit && l[i] == 0x20
+        if tookSpace { i += 1 }
+        tail.remember(line, from: tailStart, to: i, process: process, pid: pid, tid: tid, tookSpace: tookSpace)
         return LineHeader(time: time, process: process, pid: pid, tid: tid, message: i..<limit)
+    }
+}
+
+/// The bytes of an NSLog header between its time and its message (` Process[pid:tid] `), as the last header had
+/// them, with the fields read from them. Consecutive lines nearly always come from one process and thread: a line
+/// with the same bytes there has the same fields, so they are compared as words instead of scanned again.
+struct HeaderTail {
+    /// The bytes in words of eight, the last one overlapping (`count` from 8 to 32; 0 when none is remembered).
+    private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    private var last: UInt64 = 0
+    private var count = 0
+    /// The fields, counted from the tail's start.
+    private var process = 0..<0, pid = 0..<0, tid = 0..<0
+    /// Whether the space after `]` was taken: if it was not, the byte after the tail must not be a space either.
+    private var tookSpace = false
+
+    /// The fields when the bytes at `start` are the remembered ones (and the message starts where it did).
+    @inline(__always)
+    func match(_ line: UnsafeRawBufferPointer, at start: Int) -> (process: Range<Int>, pid: Range<Int>, tid: Range<Int>, message: Range<Int>)? {
+        let limit = line.count
+        guard count > 0, limit - start >= count, let base = line.baseAddress else { return nil }
+        let bytes = base + start
+        var offset = 0
+        var differs: UInt64 = 0
+        withUnsafeBytes(of: words) { stored in
+            // Whole words up to the last one, which overlaps them.
+            while offset < count - 8 {
+                differs |= stored.loadUnaligned(fromByteOffset: offset, as: UInt64.self) ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                offset += 8
+            }
+        }
+        differs |= last ^ bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+        guard differs == 0 else { return nil }
+        let end = start + count
+        if !tookSpace, end < limit, line[end] == 0x20 { return nil }
+        return (process.lowerBound + start..<process.upperBound + start, pid.lowerBound + start..<pid.upperBound + start,
+                tid.lowerBound + start..<tid.upperBound + start, end..<limit)
+    }
+
+    /// Remembers `line[start..<end]` and the fields read from it, when it is 8 to 32 bytes long.
+    mutating func remember(_ line: UnsafeRawBufferPointer, from start: Int, to end: Int,
+                           process: Range<Int>, pid: Range<Int>, tid: Range<Int>, tookSpace: Bool) {
+        let length = end - start
+        guard length >= 8, length <= 32, let base = line.baseAddress else { count = 0; return }
+        words = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &words) { $0.baseAddress!.copyMemory(from: base + start, byteCount: length) }
+        last = (base + start).loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+        count = length
+        self.process = (process.lowerBound - start)..<(process.upperBound - start)
+        self.pid = (pid.lowerBound - start)..<(pid.upperBound - start)
+        self.tid = (tid.lowerBound - start)..<(tid.upperBound - start)
+        self.tookSpace = tookSpace
     }
 }
 

@@ -100,6 +100,8 @@ public final class LineHeaderParser {
     private let matcher: PCRE2Matcher?
     private let groups: (time: Int?, process: Int?, pid: Int?, tid: Int?, message: Int?)
     private let handHeader: HandHeader?
+    /// The last header's process and ids, for the hand-written matcher (a parser serves one thread at a time).
+    private var headerTail = HeaderTail()
 
     /// `fastPath: false` matches with PCRE2 even where a hand-written matcher exists (to compare the two).
     public init(format: LineFormat, limits: PCRE2Limits = PCRE2Limits(), fastPath: Bool = true) throws(PCRE2CompileError) {
@@ -120,7 +122,7 @@ public final class LineHeaderParser {
     /// The header of `line` read from byte `start`, or nil when the line is not in this format.
     @inline(__always)
     public func parse(_ line: UnsafeRawBufferPointer, from start: Int = 0) throws(PCRE2MatchError) -> LineHeader? {
-        if let handHeader { return handHeader.parse(line, from: start) }
+        if let handHeader { return handHeader.parse(line, from: start, tail: &headerTail) }
         guard let matcher else { return LineHeader(message: start..<line.count) }
         guard try matcher.matches(line, from: start), let whole = matcher.matchedRange else { return nil }
         let message = groups.message.flatMap(matcher.range(ofGroup:)) ?? whole.upperBound..<line.count
