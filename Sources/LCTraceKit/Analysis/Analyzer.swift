@@ -373,7 +373,7 @@ private final class InputRun {
         // A second record glued to this one (a lost newline): cut this message where the recognised text ends.
         let rest = MessageParser.trimmed(line, message.end..<header.message.upperBound)
         let glued = !rest.isEmpty && parserReference._withUnsafeGuaranteedRef { $0.headerStarts(in: line, at: rest.lowerBound) }
-        handle(message, header: header, line: line)
+        handle(consume message, header: header, line: line)
         if glued, try parseRecord(line, from: rest.lowerBound) {
             summary.gluedRecords += 1
         }
@@ -384,7 +384,6 @@ private final class InputRun {
     private func handle(_ message: consuming KeyedMessage, header: LineHeader, line: UnsafeRawBufferPointer) {
         summary.events += 1
         let (pid, thread) = ids.read(line, pid: header.pid, tid: header.tid)
-        let timeText = header.time.map { TimeText(UnsafeRawBufferPointer(rebasing: line[$0])) } ?? TimeText()
         let micros = header.time.flatMap { timestamps.microseconds(UnsafeRawBufferPointer(rebasing: line[$0])) }
         let callback = message.callback
         if sessionReference?._withUnsafeGuaranteedRef({ InputRun.startsNewSession($0, with: callback, pid: pid) }) ?? true {
@@ -395,7 +394,9 @@ private final class InputRun {
             session = analyzer.newSession(input: name, line: lineNumber, process: process, pid: pid,
                                           launchLogged: launchLogged, knowledge: knowledge)
         }
-        let event = LifecycleEvent(line: lineNumber, micros: micros, timeText: timeText, thread: thread, message: message)
+        let event = LifecycleEvent(line: lineNumber, micros: micros,
+                                   timeText: header.time.map { TimeText(UnsafeRawBufferPointer(rebasing: line[$0])) } ?? TimeText(),
+                                   thread: thread, message: message)
         sessionReference!._withUnsafeGuaranteedRef { $0.handle(event) }
     }
 
