@@ -350,9 +350,8 @@ struct JSONWriter {
         return plain
     }
 
-    /// Room `writeQuotedIfPlain` needs beyond the text: the quotes, and the last word's store when the text is
-    /// shorter than a word.
-    static let quotedSlack = 10
+    /// Room `writeQuotedIfPlain` needs beyond the text: its quotes (the last word it stores ends with the text).
+    static let quotedSlack = 2
 
     /// Writes `"text"` at `room` (the text's length and `quotedSlack`) and returns its length, when the text needs no
     /// escaping; otherwise nil (what it wrote is to be ignored).
