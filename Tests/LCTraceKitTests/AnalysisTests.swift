@@ -350,3 +350,27 @@ import Testing
         #expect(postMortem.message.contains("Unbalanced calls to begin/end appearance transitions for <Screen4150ViewController: 0x7f8>."))
     }
 }
+
+@Suite struct LongTimesTests {
+    /// Times longer than a time's inline room (a custom format's) are kept whole wherever a report shows one, also
+    /// when long and short times alternate.
+    @Test func longAndShortTimesAreKeptWhole() throws {
+        let long = { (clock: String) in "2024-02-09 08:14:\(clock)+0100 Central European Standard Time, Berlin office" }
+        let short = { (clock: String) in "2024-02-09 08:14:\(clock)" }
+        let lines = [(long("39.160"), "main()"), (short("39.170"), "A >>>> viewDidLoad"),
+                     (long("39.180"), "A >>>> viewWillAppear:"), (long("39.190"), "A >>>> viewDidAppear:"),
+                     (short("39.200"), "B >>>> viewDidLoad"), (long("39.210"), "B >>>> viewWillAppear:"),
+                     (short("39.220"), "A >>>> viewWillDisappear:"), (long("39.230"), "B >>>> viewDidAppear:")]
+        for count in [lines.count - 1, lines.count] {
+            var options = AnalysisOptions()
+            options.lineFormat = .fixed(.custom(#"^\[(?<time>[^\]]+)\] (?<message>.*)$"#))
+            options.keepEvents = true
+            let text = lines.prefix(count).map { "[\($0.0)] \($0.1)" }.joined(separator: "\n") + "\n"
+            let session = try #require(try analyze(text: text, options: options).sessions.first)
+            #expect(session.startTime?.string == long("39.160"))
+            #expect(session.endTime?.string == lines[count - 1].0)
+            #expect(session.transitions.first?.startTime?.string == long("39.180"))
+            #expect(session.controllers.first?.events.map { $0.time?.string } == [short("39.170"), long("39.180"), long("39.190"), short("39.220")])
+        }
+    }
+}

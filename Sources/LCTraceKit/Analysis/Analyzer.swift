@@ -395,7 +395,7 @@ private final class InputRun {
                                           launchLogged: launchLogged, knowledge: knowledge)
         }
         let event = LifecycleEvent(line: lineNumber, micros: micros,
-                                   timeText: header.time.map { TimeText(UnsafeRawBufferPointer(rebasing: line[$0])) } ?? TimeText(),
+                                   time: header.time.map { UnsafeRawBufferPointer(rebasing: line[$0]) } ?? UnsafeRawBufferPointer(start: nil, count: 0),
                                    thread: thread, message: message)
         sessionReference!._withUnsafeGuaranteedRef { $0.handle(event) }
     }

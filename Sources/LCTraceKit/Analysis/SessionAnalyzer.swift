@@ -2,8 +2,9 @@
 struct LifecycleEvent {
     var line: Int
     var micros: Int64?
-    /// Empty when the line has no time.
-    var timeText: TimeText
+    /// The time as logged, in the line being handled (an event is handled while its line is at hand, and not kept):
+    /// copied only where it is kept. Empty when the line has no time.
+    var time: UnsafeRawBufferPointer
     var thread: ThreadID?
     /// Its names are looked up (`SessionAnalyzer.names`) only where they are written.
     var message: KeyedMessage
@@ -138,9 +139,9 @@ final class SessionAnalyzer: TransitionContext {
         eventCount += 1
         endLine = event.line
         if let micros = event.micros {
-            if startMicros == nil { startMicros = micros; startTime = event.timeText.nonEmpty }
+            if startMicros == nil { startMicros = micros; startTime = TimeText(event.time).nonEmpty }
             lastMicros = micros
-            endTime.assign(event.timeText)
+            endTime.assign(event.time)
             if leaks.isWatching {
                 for leak in leaks.expire(now: micros, classLogsDealloc: classLogsDealloc) { emitLeak(leak, confirmed: true) }
             }
@@ -270,7 +271,7 @@ final class SessionAnalyzer: TransitionContext {
         update(index, with: event, flagged: violated)
         if callback.isAppearanceCallback {
             transitions.observe(ObservedStep(controller: index, callback: callback, line: event.line, micros: event.micros),
-                                time: event.timeText, violated: violated, context: self)
+                                time: event.time, violated: violated, context: self)
         }
     }
 
@@ -393,11 +394,12 @@ final class SessionAnalyzer: TransitionContext {
     /// The instance a callback belongs to. By address when logged; by class otherwise, where several live
     /// instances of one class are told apart by which of them the callback is legal for (newest first).
     private func route(_ event: LifecycleEvent) -> Int {
-        guard let (newest, count) = instances.newest(for: event.message) else { return makeInstance(for: event) }
+        let name = instanceName(event.message)
+        guard let (newest, count) = instances.newest(classKey: event.message.classKey, name: name) else { return makeInstance(for: event) }
         if count > 1 {
             // The newest eight, newest first.
             for position in stride(from: count - 1, through: max(0, count - 8), by: -1) {
-                let index = instances.instance(position, for: event.message)
+                let index = instances.instance(position, classKey: event.message.classKey, name: name)
                 guard controllers[index].phase != .dead else { continue }
                 if case .to = ControllerAutomaton.outcome(of: event.message.callback, in: controllers[index].phase) {
                     return index
@@ -407,18 +409,28 @@ final class SessionAnalyzer: TransitionContext {
         return newest
     }
 
+    /// What names the message's instance when its class's number does not (nil when it does).
+    private func instanceName(_ message: KeyedMessage) -> InstanceName? {
+        if let address = message.address { return .address(address) }
+        if message.hasAddressText, let address = names.address(of: message) { return .text(address) }
+        if message.classKey >= 0 { return nil }
+        return .text(names.className(of: message) ?? "?")
+    }
+
     private func makeInstance(for event: LifecycleEvent) -> Int {
         let className = names.className(of: event.message) ?? "?"
-        let ordinal = (instances.newest(for: event.message)?.count ?? 0) + 1
-        var id = event.message.address.map { "\(className)@\($0)" } ?? className
+        let name = instanceName(event.message)
+        let ordinal = (instances.newest(classKey: event.message.classKey, name: name)?.count ?? 0) + 1
+        let address = names.address(of: event.message)
+        var id = address.map { "\(className)@\($0)" } ?? className
         if ordinal > 1 { id += "#\(ordinal)" }
         let index = controllers.count
         controllerNames.append(id)
         controllers.append(ControllerState(
-            report: ControllerReport(id: id, className: className, address: event.message.address, firstLine: event.line,
+            report: ControllerReport(id: id, className: className, address: address, firstLine: event.line,
                                      lastLine: event.line, eventCount: 0, events: [], loadToFirstAppearMs: nil,
                                      appearances: [], finalPhase: .unknown)))
-        instances.add(index, for: event.message)
+        instances.add(index, classKey: event.message.classKey, name: name)
         return index
     }
 
@@ -501,7 +513,7 @@ final class SessionAnalyzer: TransitionContext {
     }
 
     private func record(_ event: LifecycleEvent) -> EventRecord {
-        EventRecord(line: event.line, time: event.timeText.nonEmpty, offsetMs: milliseconds(from: startMicros, to: event.micros),
+        EventRecord(line: event.line, time: TimeText(event.time).nonEmpty, offsetMs: milliseconds(from: startMicros, to: event.micros),
                     callback: event.message.callback, spelled: names.spelling(of: event.message))
     }
 
@@ -535,41 +547,48 @@ final class SessionAnalyzer: TransitionContext {
     }
 }
 
+/// What names a controller instance in its messages, when its class's number does not: its address, or the class
+/// name itself for a class the parser has no number for.
+private enum InstanceName: Hashable {
+    case address(InstanceAddress)
+    case text(String)
+}
+
 /// Controller instances by what names them in messages, each list oldest first: the address when one is logged,
 /// otherwise the class, found by the message parser's number for it (an array index, no hashing of the name)
 /// or, for a class without one, by its name.
 private struct InstanceIndex {
     private var byClassKey: [[Int]] = []
-    private var byName: [String: [Int]] = [:]
+    private var byName: [InstanceName: [Int]] = [:]
 
-    /// How many instances the message's class (or address) has, and the newest; nil for none. Read in place: a
+    /// How many instances the class (`name` nil) or the name has, and the newest; nil for none. Read in place: a
     /// copy of the list would be retained and released on every callback.
     /// (`mutating` only so that the caller reads the index in place: a non-mutating call on a class's stored
     /// struct copies it, retaining its storage, on every callback.)
-    mutating func newest(for message: KeyedMessage) -> (index: Int, count: Int)? {
-        if message.address == nil, message.classKey >= 0 {
-            let key = Int(message.classKey)
+    mutating func newest(classKey: Int32, name: InstanceName?) -> (index: Int, count: Int)? {
+        guard let name else {
+            let key = Int(classKey)
             guard key < byClassKey.count, let last = byClassKey[key].last else { return nil }
             return (last, byClassKey[key].count)
         }
-        guard let list = byName[message.address ?? message.unkeyedClassName ?? "?"], let last = list.last else { return nil }
+        guard let list = byName[name], let last = list.last else { return nil }
         return (last, list.count)
     }
 
-    /// The instance at `position` (0 is the oldest) among those `newest(for:)` counted.
-    mutating func instance(_ position: Int, for message: KeyedMessage) -> Int {
-        if message.address == nil, message.classKey >= 0 { return byClassKey[Int(message.classKey)][position] }
-        return byName[message.address ?? message.unkeyedClassName ?? "?"]![position]
+    /// The instance at `position` (0 is the oldest) among those `newest` counted.
+    mutating func instance(_ position: Int, classKey: Int32, name: InstanceName?) -> Int {
+        guard let name else { return byClassKey[Int(classKey)][position] }
+        return byName[name]![position]
     }
 
-    mutating func add(_ instance: Int, for message: KeyedMessage) {
-        if message.address == nil, message.classKey >= 0 {
-            let key = Int(message.classKey)
+    mutating func add(_ instance: Int, classKey: Int32, name: InstanceName?) {
+        guard let name else {
+            let key = Int(classKey)
             if key >= byClassKey.count { byClassKey.append(contentsOf: repeatElement([], count: key + 1 - byClassKey.count)) }
             byClassKey[key].append(instance)
-        } else {
-            byName[message.address ?? message.unkeyedClassName ?? "?", default: []].append(instance)
+            return
         }
+        byName[name, default: []].append(instance)
     }
 }
 
@@ -600,7 +619,7 @@ private struct RecentEvents {
     mutating func note(line: Int, message: KeyedMessage) {
         let entry = Entry(line: line, classKey: message.classKey, spelledKey: message.spelledKey)
         if entries.count < RecentEvents.capacity { entries.append(entry) } else { entries[next] = entry }
-        if message.spelledKey < 0 || (message.classKey < 0 && message.unkeyedClassName != nil) {
+        if message.spelledKey < 0 || message.classKey < 0 {
             spelledOut[next] = (names.className(of: message), names.spelling(of: message))
             anySpelledOut = true
         } else if anySpelledOut, spelledOut[next] != nil {

@@ -23,38 +23,48 @@ public struct LifecycleMessage: Equatable, Sendable {
     }
 }
 
-/// A lifecycle message as the per-line path carries it: its names as the parser's numbers, a name as a String only
-/// where the parser has none for it (past its bound, or text such as UIKit's unbalanced-transition notice). Nothing
-/// in it is reference-counted in the common case, so making, copying and dropping one per line costs no atomic
-/// operation; `MessageParser.className(of:)` and `spelling(of:)` give the names when they are wanted.
+/// A lifecycle message as the per-line path carries it: a plain value, so that making, copying and dropping one per
+/// line costs no reference counting. Its names are the parser's numbers, and a hexadecimal instance address is its
+/// value; what has no number (a name past the parser's bound, other text) stays with the parser until it parses
+/// the next message (`unkeyed`). `MessageParser.className(of:)`, `spelling(of:)` and `address(of:)` give the text.
 struct KeyedMessage {
     var callback: Callback
-    /// As in `LifecycleMessage`.
-    var address: String?
     var end: Int
     var classKey: Int32 = -1
     var spelledKey: Int32 = -1
-    /// The names that have no number; nil (one empty reference to copy and drop) in the common case.
-    var unkeyed: UnkeyedNames?
+    /// A hexadecimal address (`0x…`, up to 16 digits); any other is text in the unkeyed names.
+    var address: InstanceAddress?
+    /// Which parse's unkeyed names are this message's (`MessageParser.unkeyedParse`); 0 when it has none.
+    var unkeyed: UInt32 = 0
 
-    /// The class name when `classKey` is -1 (nil for markers, which name no class).
-    var unkeyedClassName: String? { unkeyed?.className }
+    /// The address is text (kept with the unkeyed names).
+    var hasAddressText = false
 }
 
-/// A message's names that the parser has no number for.
-final class UnkeyedNames {
-    let className: String?
-    /// nil: the callback's own name (markers).
-    let spelling: String?
+/// An instance address as logged, `0x` and up to sixteen hexadecimal digits, held as its value and number of digits:
+/// its text (lower-cased, as reports show it) is made only when written.
+struct InstanceAddress: Hashable {
+    var value: UInt64
+    var digits: UInt8
 
-    private init(className: String?, spelling: String?) {
-        self.className = className
-        self.spelling = spelling
+    /// `0x` then 1 to 16 hexadecimal digits, and nothing else; nil otherwise.
+    init?(_ bytes: UnsafeRawBufferPointer.SubSequence) {
+        guard bytes.count > 2, bytes.count <= 18, bytes[bytes.startIndex] == UInt8(ascii: "0"),
+              bytes[bytes.startIndex + 1] | 0x20 == UInt8(ascii: "x") else { return nil }
+        var value: UInt64 = 0
+        for byte in bytes.dropFirst(2) {
+            let digit: UInt8
+            if byte &- 0x30 < 10 { digit = byte &- 0x30 } else if (byte | 0x20) &- 0x61 < 6 { digit = (byte | 0x20) &- 0x61 &+ 10 } else { return nil }
+            value = value << 4 | UInt64(digit)
+        }
+        self.value = value
+        digits = UInt8(bytes.count - 2)
     }
 
-    /// The names, or nil when there are none (without allocating, as a failable initialiser of a class would).
-    static func names(className: String?, spelling: String?) -> UnkeyedNames? {
-        className == nil && spelling == nil ? nil : UnkeyedNames(className: className, spelling: spelling)
+    /// `0x` and the digits, lower-cased, leading zeros kept.
+    var text: String {
+        let hex = String(value, radix: 16)
+        return "0x" + String(repeating: "0", count: Int(digits) - hex.count) + hex
     }
 }
 
@@ -96,6 +106,11 @@ public final class MessageParser {
     /// text costs less than matching it. Only messages that are plain values are kept (no address, every name
     /// numbered); ordinary app logging is not kept, so the varied text of other lines cannot crowd them out.
     private var recognisedMessages = ByteStringCache<RecognisedMessage>()
+    /// The text of the last parsed message that has no number: its class name, spelling and address, kept until
+    /// the next message is parsed (each message is handled before the next line is read).
+    private var unkeyedNames: (className: String?, spelling: String?, address: String?) = (nil, nil, nil)
+    /// The number of the parse that set `unkeyedNames` (never 0), checked when they are read.
+    private var unkeyedParse: UInt32 = 0
 
     private struct RecognisedMessage {
         var callback: Callback
@@ -148,18 +163,44 @@ public final class MessageParser {
 
     /// The message with its names.
     func message(_ keyed: KeyedMessage) -> LifecycleMessage {
-        LifecycleMessage(className: className(of: keyed), address: keyed.address, callback: keyed.callback,
+        LifecycleMessage(className: className(of: keyed), address: address(of: keyed), callback: keyed.callback,
                          spelled: spelling(of: keyed), end: keyed.end, classKey: keyed.classKey, spelledKey: keyed.spelledKey)
     }
 
     /// The message's class name (without its module); nil for markers.
     func className(of message: KeyedMessage) -> String? {
-        message.classKey >= 0 ? classNamesByKey[Int(message.classKey)] : message.unkeyed?.className
+        message.classKey >= 0 ? classNamesByKey[Int(message.classKey)] : unkeyed(of: message)?.className
     }
 
     /// The message's selector or function as logged.
     func spelling(of message: KeyedMessage) -> String {
-        message.spelledKey >= 0 ? spellingsByKey[Int(message.spelledKey)] : message.unkeyed?.spelling ?? message.callback.rawValue
+        message.spelledKey >= 0 ? spellingsByKey[Int(message.spelledKey)] : unkeyed(of: message)?.spelling ?? message.callback.rawValue
+    }
+
+    /// The message's instance address, lower-cased; nil when it has none.
+    func address(of message: KeyedMessage) -> String? {
+        message.address?.text ?? unkeyed(of: message)?.address
+    }
+
+    /// The message's text that has no number; nil when it has none.
+    private func unkeyed(of message: KeyedMessage) -> (className: String?, spelling: String?, address: String?)? {
+        guard message.unkeyed != 0 else { return nil }
+        precondition(message.unkeyed == unkeyedParse, "a message's text is read before the next message is parsed")
+        return unkeyedNames
+    }
+
+    /// Keeps the text that has no number for the message being made; returns the number to give it (0: none).
+    private func keepUnkeyed(className: String?, spelling: String?, address: String?) -> UInt32 {
+        guard className != nil || spelling != nil || address != nil else { return 0 }
+        unkeyedParse = unkeyedParse == .max ? 1 : unkeyedParse + 1
+        unkeyedNames = (className, spelling, address)
+        return unkeyedParse
+    }
+
+    /// A logged address: its value when it is hexadecimal, otherwise its text, lower-cased.
+    private static func address(_ bytes: UnsafeRawBufferPointer.SubSequence) -> (value: InstanceAddress?, text: String?) {
+        if let value = InstanceAddress(bytes) { return (value, nil) }
+        return (nil, String(decoding: bytes, as: UTF8.self).lowercased())
     }
 
     /// `parse` without making the names: what the per-line path uses.
@@ -168,11 +209,11 @@ public final class MessageParser {
         let text = UnsafeRawBufferPointer(rebasing: line[range])
         guard fastPath else { return try recognise(line, message: range) }
         if let known = recognisedMessages.value(for: text) {
-            return KeyedMessage(callback: known.callback, address: nil, end: range.lowerBound + Int(known.end),
+            return KeyedMessage(callback: known.callback, end: range.lowerBound + Int(known.end),
                                 classKey: known.classKey, spelledKey: known.spelledKey)
         }
         let message = try recognise(line, message: range)
-        if let message, message.address == nil, message.unkeyed == nil {
+        if let message, message.address == nil, message.unkeyed == 0 {
             recognisedMessages.store(RecognisedMessage(callback: message.callback, end: Int32(message.end - range.lowerBound),
                                                        classKey: message.classKey, spelledKey: message.spelledKey), for: text)
         }
@@ -183,7 +224,7 @@ public final class MessageParser {
     private func recognise(_ line: UnsafeRawBufferPointer, message range: Range<Int>) throws(PCRE2MatchError) -> KeyedMessage? {
         let trimmed = MessageParser.trimmed(line, range)
         if let marker = MessageParser.marker(line[trimmed]) {
-            return KeyedMessage(callback: marker, address: nil, end: trimmed.upperBound)
+            return KeyedMessage(callback: marker, end: trimmed.upperBound)
         }
         if MessageParser.has(line[trimmed], prefix: MessageParser.unbalancedNotice) {
             return unbalancedAppearanceNotice(line, from: trimmed.lowerBound + MessageParser.unbalancedNotice.utf8CodeUnitCount,
@@ -203,12 +244,12 @@ public final class MessageParser {
               let classRange = matcher.range(ofGroup: 1), let selectorRange = matcher.range(ofGroup: 3),
               let end = matcher.matchedRange?.upperBound
         else { return nil }
-        let address = matcher.range(ofGroup: 2).flatMap { $0.isEmpty ? nil : String(decoding: line[$0], as: UTF8.self).lowercased() }
+        let address = matcher.range(ofGroup: 2).flatMap { $0.isEmpty ? nil : line[$0] }
         return recognised(line, classRange: classRange, address: address, selectorRange: selectorRange, end: end)
     }
 
     /// The message for a matched class and selector, or nil when the selector is not a lifecycle callback or intent.
-    private func recognised(_ line: UnsafeRawBufferPointer, classRange: Range<Int>, address: String?,
+    private func recognised(_ line: UnsafeRawBufferPointer, classRange: Range<Int>, address: UnsafeRawBufferPointer.SubSequence?,
                             selectorRange: Range<Int>, end: Int) -> KeyedMessage? {
         let selectorBytes = UnsafeRawBufferPointer(rebasing: line[selectorRange])
         let callback: Callback
@@ -233,8 +274,11 @@ public final class MessageParser {
             classKey = className.key
             if className.key < 0 { unkeyedClassName = className.name }
         }
-        return KeyedMessage(callback: callback, address: address, end: end, classKey: classKey, spelledKey: spelledKey,
-                            unkeyed: UnkeyedNames.names(className: unkeyedClassName, spelling: unkeyedSpelling))
+        let logged = address.map(MessageParser.address)
+        var message = KeyedMessage(callback: callback, end: end, classKey: classKey, spelledKey: spelledKey, address: logged?.value)
+        message.unkeyed = keepUnkeyed(className: unkeyedClassName, spelling: unkeyedSpelling, address: logged?.text)
+        message.hasAddressText = logged?.text != nil
+        return message
     }
 
     /// A selector seen for the first time: its callback, if it is one, its spelling and, for a callback, a number.
@@ -278,18 +322,20 @@ public final class MessageParser {
         while index < end, line[index] != UInt8(ascii: ":"), line[index] != UInt8(ascii: ">"), !MessageParser.isSpace(line[index]) { index += 1 }
         guard index > nameStart else { return nil }
         let className = MessageParser.className(line[nameStart..<index])
-        var address: String?
+        var address: (value: InstanceAddress?, text: String?)?
         if index < end, line[index] == UInt8(ascii: ":") {
             index += 1
             while index < end, MessageParser.isSpace(line[index]) { index += 1 }
             let addressStart = index
             while index < end, line[index] != UInt8(ascii: ">"), !MessageParser.isSpace(line[index]) { index += 1 }
-            if index > addressStart { address = String(decoding: line[addressStart..<index], as: UTF8.self).lowercased() }
+            if index > addressStart { address = MessageParser.address(line[addressStart..<index]) }
         }
         let key = classKey(for: className)
         let spelling = String(decoding: line[(start - MessageParser.unbalancedNotice.utf8CodeUnitCount)..<end], as: UTF8.self)
-        return KeyedMessage(callback: .unbalancedAppearanceNotice, address: address, end: end, classKey: key,
-                            unkeyed: UnkeyedNames.names(className: key < 0 ? className : nil, spelling: spelling))
+        var message = KeyedMessage(callback: .unbalancedAppearanceNotice, end: end, classKey: key, address: address?.value)
+        message.unkeyed = keepUnkeyed(className: key < 0 ? className : nil, spelling: spelling, address: address?.text)
+        message.hasAddressText = address?.text != nil
+        return message
     }
 
     private static func marker(_ bytes: UnsafeRawBufferPointer.SubSequence) -> Callback? {

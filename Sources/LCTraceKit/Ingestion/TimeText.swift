@@ -31,16 +31,15 @@ public struct TimeText: Sendable, Equatable, CustomStringConvertible {
     /// The time, or nil when there is none.
     var nonEmpty: TimeText? { isEmpty ? nil : self }
 
-    /// Becomes `other`. When both are inline (every built-in format's time is), only the bytes are copied: assigning
-    /// the whole value would retain and release its long text's storage, even when there is none.
+    /// Becomes the time written in `bytes`. When it fits inline (every built-in format's time does) and this one is
+    /// inline too, only the bytes are copied: assigning a whole new value would retain and release its long text's
+    /// storage, even when there is none.
     @inline(__always)
-    mutating func assign(_ other: borrowing TimeText) {
-        if long == nil, other.long == nil {
-            inline = other.inline
-            count = other.count
-        } else {
-            self = copy other
-        }
+    mutating func assign(_ bytes: UnsafeRawBufferPointer) {
+        guard long == nil, bytes.count <= TimeText.inlineCapacity else { self = TimeText(bytes); return }
+        count = bytes.count
+        guard let source = bytes.baseAddress, count > 0 else { return }
+        withUnsafeMutableBytes(of: &inline) { $0.baseAddress!.copyMemory(from: source, byteCount: bytes.count) }
     }
 
     /// The text, made into a String now.
