@@ -374,3 +374,18 @@ import Testing
         }
     }
 }
+
+@Suite struct AddressRoutingTests {
+    /// An address names one instance however its hexadecimal digits are cased; another address, or the same digits
+    /// padded differently, names another.
+    @Test func addressesNameInstances() throws {
+        let header = "2016-03-17 16:02:37.277 LifeCycle[2148:117099] "
+        let messages = ["<ShopApp.A: 0x7F8A> viewDidLoad()", "<ShopApp.A: 0x7f8a> viewWillAppear(_:)",
+                        "<ShopApp.A: 0x07f8a> viewDidLoad()", "<ShopApp.A: 0x7F8A> viewDidAppear(_:)",
+                        "<ShopApp.A: 0x1234567890ABCDEF12> viewDidLoad()", "<ShopApp.A: 0x1234567890abcdef12> viewWillAppear(_:)"]
+        let result = try analyze(text: messages.map { header + $0 }.joined(separator: "\n") + "\n")
+        let session = try #require(result.sessions.first)
+        #expect(session.controllers.map(\.id) == ["A@0x7f8a", "A@0x07f8a", "A@0x1234567890abcdef12"])
+        #expect(session.controllers.map(\.eventCount) == [3, 1, 2])
+    }
+}

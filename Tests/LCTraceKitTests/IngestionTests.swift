@@ -118,6 +118,20 @@ import PCRE2
         }
     }
 
+    /// Addresses read as logged, lower-cased: leading zeros kept, longer than 64 bits or not hexadecimal kept as text.
+    @Test func addressesReadAsLoggedLowerCased() throws {
+        let cases = [("<ShopApp.CartViewController: 0x7F8A> viewDidAppear(_:)", "0x7f8a"),
+                     ("<CartViewController: 0x00007f8a12c0> viewDidLoad()", "0x00007f8a12c0"),
+                     ("<CartViewController: 0x1234567890ABCDEF12> viewDidLoad()", "0x1234567890abcdef12"),
+                     ("<CartViewController: 0x0> viewDidLoad()", "0x0"),
+                     ("Unbalanced calls to begin/end appearance transitions for <CartViewController: 0xABC>.", "0xabc"),
+                     ("Unbalanced calls to begin/end appearance transitions for <CartViewController: Instance-7>.", "instance-7")]
+        for (message, address) in cases {
+            #expect(try parse(message)?.address == address, "\(message)")
+        }
+        #expect(try parse("CartViewController >>>> viewDidLoad")?.address == nil)
+    }
+
     @Test func classKeysNumberClassNamesWithoutTheirModule() throws {
         let parser = MessageParser()
         func key(_ message: String) throws -> Int32? {
