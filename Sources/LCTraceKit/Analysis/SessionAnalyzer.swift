@@ -42,9 +42,8 @@ final class InputKnowledge {
     }
 }
 
-/// One view-controller instance being tracked through a session.
+/// One view-controller instance being tracked through a session (its report is kept beside it, by the same index).
 struct ControllerState {
-    var report: ControllerReport
     var phase: ControllerPhase = .unknown
     /// A viewDidLoad was seen in the instance's current view life.
     var hasLoadedView = false
@@ -95,6 +94,9 @@ final class SessionAnalyzer: TransitionContext {
     private var app = AppReport(events: [], eventCount: 0, finalPhase: .unknown)
     private var activity: ActivityTracker
     private var controllers: [ControllerState] = []
+    /// Each instance's report, by the same index as its state: handed to the session's report as it is at the end
+    /// (a report inside each state would be copied out of it, element by element).
+    private var controllerReports: [ControllerReport] = []
     /// Each instance's report id, by index: read without touching (or copying) its state.
     private var controllerNames: [String] = []
     private var instances = InstanceIndex()
@@ -177,12 +179,14 @@ final class SessionAnalyzer: TransitionContext {
             index: index, input: input, process: process, pid: pid, startLine: startLine, endLine: endLine,
             startTime: startTime, endTime: endTime.nonEmpty, durationMs: milliseconds(from: startMicros, to: lastMicros),
             launch: launch, app: app, scenes: activity.sceneReports,
-            controllers: controllers.map { state in
-                var report = state.report
-                report.finalPhase = state.phase
-                return report
-            },
+            controllers: finalControllerReports(),
             transitions: transitionReports, findings: findings)
+    }
+
+    /// The controllers' reports with their final states.
+    private func finalControllerReports() -> [ControllerReport] {
+        for index in controllerReports.indices { controllerReports[index].finalPhase = controllers[index].phase }
+        return controllerReports
     }
 
     // MARK: App delegate, scenes and markers
@@ -266,7 +270,7 @@ final class SessionAnalyzer: TransitionContext {
             }
         }
         if callback.beginsLife { logsViewLoading = true }
-        if callback == .dealloc { knowledge.noteDealloc(controllers[index].report.className) }
+        if callback == .dealloc { knowledge.noteDealloc(controllerReports[index].className) }
         if callback == .dealloc || callback == .viewWillAppear { leaks.disarm(index) }
         update(index, with: event, flagged: violated)
         if callback.isAppearanceCallback {
@@ -302,8 +306,8 @@ final class SessionAnalyzer: TransitionContext {
     private func checkViewLoad(_ index: Int, event: LifecycleEvent, outcome: ControllerStepOutcome, spawned: inout Int) -> Bool {
         let state = controllers[index]
         if let early = state.appearanceWithoutLoad, !state.hasLoadedView {
-            emit(Deviation(rule: .appearanceBeforeViewDidLoad, line: event.line, subject: state.report.id,
-                           message: "viewDidLoad came after \(early.callback.rawValue) (line \(early.line)) on \(state.report.id)",
+            emit(Deviation(rule: .appearanceBeforeViewDidLoad, line: event.line, subject: controllerNames[index],
+                           message: "viewDidLoad came after \(early.callback.rawValue) (line \(early.line)) on \(controllerNames[index])",
                            expected: "viewDidLoad before \(early.callback.rawValue)", actual: "viewDidLoad after \(early.callback.rawValue)"))
             markLoaded(index)
             return true
@@ -316,16 +320,16 @@ final class SessionAnalyzer: TransitionContext {
         if state.viewMayBeUnloaded || !state.hasLoadedView {
             // The view was purged (memory warning, viewDidUnload) and is loaded again: legal while hidden (§8).
             if state.phase == .visible {
-                emit(Deviation(rule: .viewReloadedWhileVisible, line: event.line, subject: state.report.id,
-                               message: "\(state.report.id) reloaded its view while on screen, after a memory warning",
+                emit(Deviation(rule: .viewReloadedWhileVisible, line: event.line, subject: controllerNames[index],
+                               message: "\(controllerNames[index]) reloaded its view while on screen, after a memory warning",
                                expected: "purge only the views of controllers not on screen", actual: "viewDidLoad while visible"))
             }
             markLoaded(index)
             return false
         }
-        if state.report.address != nil {
-            emit(Deviation(rule: .viewLoadedTwice, line: event.line, subject: state.report.id,
-                           message: "\(state.report.id) loaded its view again with no memory warning or viewDidUnload in between",
+        if controllerReports[index].address != nil {
+            emit(Deviation(rule: .viewLoadedTwice, line: event.line, subject: controllerNames[index],
+                           message: "\(controllerNames[index]) loaded its view again with no memory warning or viewDidUnload in between",
                            expected: "one viewDidLoad per view life", actual: "viewDidLoad again"))
             markLoaded(index)
             return true
@@ -333,7 +337,7 @@ final class SessionAnalyzer: TransitionContext {
         // No address: two instances of one class are common (ground truth §11.1). Track a new one, and warn.
         spawned = makeInstance(for: event)
         emit(Deviation(rule: .viewLoadedTwice, line: event.line, subject: controllerNames[spawned],
-                       message: "\(state.report.className) loaded a view again with no memory warning in between; without instance addresses this is taken as a second instance, \(controllerNames[spawned])",
+                       message: "\(controllerReports[index].className) loaded a view again with no memory warning in between; without instance addresses this is taken as a second instance, \(controllerNames[spawned])",
                        expected: "one viewDidLoad per view life", actual: "viewDidLoad again", cap: .warning))
         controllers[spawned].phase = .hidden
         markLoaded(spawned)
@@ -351,17 +355,18 @@ final class SessionAnalyzer: TransitionContext {
 
     /// Book-keeping after the automaton step: timeline, durations, view-life flags.
     private func update(_ index: Int, with event: LifecycleEvent, flagged: Bool) {
-        if recordsEvents { keep(record(event), subject: controllerNames[index]) { controllers[index].report.events.append($0) } }
-        // In place (inout on the element): a copy of the state would duplicate its arrays on every callback.
-        SessionAnalyzer.update(&controllers[index], with: event, flagged: flagged)
+        if recordsEvents { keep(record(event), subject: controllerNames[index]) { controllerReports[index].events.append($0) } }
+        // In place (inout on the elements): a copy of the state would duplicate its arrays on every callback.
+        SessionAnalyzer.update(&controllers[index], &controllerReports[index], with: event, flagged: flagged)
     }
 
-    private static func update(_ state: inout ControllerState, with event: LifecycleEvent, flagged: Bool) {
+    private static func update(_ state: inout ControllerState, _ report: inout ControllerReport, with event: LifecycleEvent,
+                               flagged: Bool) {
         let callback = event.message.callback
         if state.firstCallback == nil { state.firstCallback = callback }
         if callback.isAppearanceCallback, state.firstAppearanceLine == nil { state.firstAppearanceLine = event.line }
-        state.report.eventCount += 1
-        state.report.lastLine = event.line
+        report.eventCount += 1
+        report.lastLine = event.line
         switch callback {
         case .viewDidLoad:
             state.loadMicros = event.micros
@@ -378,16 +383,16 @@ final class SessionAnalyzer: TransitionContext {
             break
         }
         if callback == .viewDidAppear, state.phase == .visible {
-            if state.report.loadToFirstAppearMs == nil, state.report.appearances.isEmpty {
-                state.report.loadToFirstAppearMs = milliseconds(from: state.loadMicros, to: event.micros)
+            if report.loadToFirstAppearMs == nil, report.appearances.isEmpty {
+                report.loadToFirstAppearMs = milliseconds(from: state.loadMicros, to: event.micros)
             }
-            state.report.appearances.append(AppearanceSpan(appearedLine: event.line))
+            report.appearances.append(AppearanceSpan(appearedLine: event.line))
             state.appearedMicros = event.micros
         }
-        if callback == .viewDidDisappear, let last = state.report.appearances.indices.last,
-           state.report.appearances[last].disappearedLine == nil {
-            state.report.appearances[last].disappearedLine = event.line
-            state.report.appearances[last].durationMs = milliseconds(from: state.appearedMicros, to: event.micros)
+        if callback == .viewDidDisappear, let last = report.appearances.indices.last,
+           report.appearances[last].disappearedLine == nil {
+            report.appearances[last].disappearedLine = event.line
+            report.appearances[last].durationMs = milliseconds(from: state.appearedMicros, to: event.micros)
         }
     }
 
@@ -426,10 +431,10 @@ final class SessionAnalyzer: TransitionContext {
         if ordinal > 1 { id += "#\(ordinal)" }
         let index = controllers.count
         controllerNames.append(id)
-        controllers.append(ControllerState(
-            report: ControllerReport(id: id, className: className, address: address, firstLine: event.line,
-                                     lastLine: event.line, eventCount: 0, events: [], loadToFirstAppearMs: nil,
-                                     appearances: [], finalPhase: .unknown)))
+        controllers.append(ControllerState())
+        controllerReports.append(ControllerReport(id: id, className: className, address: address, firstLine: event.line,
+                                                  lastLine: event.line, eventCount: 0, events: [], loadToFirstAppearMs: nil,
+                                                  appearances: [], finalPhase: .unknown))
         instances.add(index, classKey: event.message.classKey, name: name)
         return index
     }
@@ -446,7 +451,7 @@ final class SessionAnalyzer: TransitionContext {
         // Read in place: a copy of the state would retain its arrays and strings.
         if let appeared = controllers[controller].firstAppearanceLine, appeared < line { return false }
         if controllers[controller].firstCallback?.beginsLife == true { return true }
-        return !logsViewLoading && controllers[controller].report.firstLine >= line
+        return !logsViewLoading && controllerReports[controller].firstLine >= line
     }
 
     func isChild(_ controller: Int) -> Bool { controllers[controller].isChild }
@@ -475,7 +480,7 @@ final class SessionAnalyzer: TransitionContext {
     // MARK: Findings
 
     private func classLogsDealloc(_ controller: Int) -> Bool {
-        knowledge.logsDealloc(controllers[controller].report.className)
+        knowledge.logsDealloc(controllerReports[controller].className)
     }
 
     private func emitLeak(_ leak: LeakWatch.Armed, confirmed: Bool) {
@@ -490,7 +495,7 @@ final class SessionAnalyzer: TransitionContext {
 
     /// Rules about repeats on one instance are warnings at most when the instance has no address.
     private func identityCap(_ rule: Rule, _ index: Int) -> Severity? {
-        controllers[index].report.address == nil && ControllerAutomaton.rulesNeedingIdentity.contains(rule) ? .warning : nil
+        controllerReports[index].address == nil && ControllerAutomaton.rulesNeedingIdentity.contains(rule) ? .warning : nil
     }
 
     private func emit(_ deviations: [Deviation]) {
