@@ -106,6 +106,7 @@ public struct TimestampReader {
     public init() {}
 
     public mutating func microseconds(_ text: UnsafeRawBufferPointer) -> Int64? {
+        if text.count == 23, let micros = millisecondTime(text) { return micros }
         guard text.count > 11, text[4] == 0x2D, text[7] == 0x2D else { return Timestamp.microseconds(text) }
         let date = (text.loadUnaligned(as: UInt64.self), text.loadUnaligned(fromByteOffset: 8, as: UInt16.self))
         var scanner = ByteScanner(text)
@@ -118,6 +119,28 @@ public struct TimestampReader {
         }
         guard let clock = Timestamp.parseClock(&scanner) else { return nil }
         return Timestamp.applyZone(&scanner, to: clock + lastDays * 86_400_000_000)
+    }
+}
+
+extension TimestampReader {
+    /// `YYYY-MM-DD HH:MM:SS.mmm` (classic NSLog; `T` also between date and time), the commonest time by far: its
+    /// digits checked as words, its fields read at their places. nil for any other shape of 23 bytes.
+    @inline(__always)
+    private mutating func millisecondTime(_ text: UnsafeRawBufferPointer) -> Int64? {
+        guard let base = text.baseAddress, HandHeader.isDateAndTime(at: base), text[10] == 0x20 || text[10] == 0x54,
+              text[19] == 0x2E, text[20] &- 0x30 < 10, text[21] &- 0x30 < 10, text[22] &- 0x30 < 10
+        else { return nil }
+        func number(_ offset: Int) -> Int64 { Int64(text[offset] &- 0x30) * 10 + Int64(text[offset + 1] &- 0x30) }
+        let date = (text.loadUnaligned(as: UInt64.self), text.loadUnaligned(fromByteOffset: 8, as: UInt16.self))
+        if lastDate == nil || lastDate! != date {
+            var scanner = ByteScanner(text)
+            guard let days = Timestamp.parseDay(&scanner) else { return nil }
+            lastDate = date
+            lastDays = days
+        }
+        let seconds = (number(11) * 60 + number(14)) * 60 + number(17)
+        let milliseconds = Int64(text[20] &- 0x30) * 100 + number(21)
+        return (lastDays * 86_400 + seconds) * 1_000_000 + milliseconds * 1000
     }
 }
 
