@@ -138,6 +138,38 @@ import Testing
         #expect(written(indent: 0) == "{\n" + members.map { "  " + $0 }.joined(separator: ",\n") + "\n}")
     }
 
+    /// An event's JSON Lines tail written in one go is the JSON writer's, byte for byte; an event it does not take
+    /// (text to escape, a fractional offset) leaves the text as it was.
+    @Test func plainEventTailsAreTheWritersBytes() {
+        let time = Array("2024-02-09 08:14:39.160".utf8).withUnsafeBytes { TimeText($0) }
+        let longTime = Array(String(repeating: "2024-02-09 08:14:39.160 ", count: 3).utf8).withUnsafeBytes { TimeText($0) }
+        let events = [
+            (EventRecord(line: 12, time: time, offsetMs: 1234, callback: .viewDidLoad, spelled: "viewDidLoad"), "HomeViewController", "app.log"),
+            (EventRecord(line: 1, time: nil, offsetMs: nil, callback: .viewWillAppear, spelled: "viewWillAppear(_:)"), "A", "-"),
+            (EventRecord(line: 9_999_999, time: longTime, offsetMs: -5, callback: .dealloc, spelled: "deinit"), "B@0x7f8a#2", "<stdin>"),
+            (EventRecord(line: 3, time: time, offsetMs: 0, callback: .viewDidAppear, spelled: "viewDidAppear:"), "", "x"),
+            (EventRecord(line: 3, time: time, offsetMs: 0.5, callback: .viewDidAppear, spelled: "viewDidAppear:"), "A", "x"),
+            (EventRecord(line: 3, time: time, offsetMs: 2, callback: .viewDidAppear, spelled: "viewDidAppear:"), "A", "a \"quoted\" name"),
+            (EventRecord(line: 3, time: time, offsetMs: 2, callback: .viewDidAppear, spelled: "viewDidAppear:"), "tab\there", "x"),
+        ]
+        var taken = 0
+        for (event, subject, input) in events {
+            let general = ByteBuffer()
+            general.append("before" as StaticString)
+            let range = LiveItemLines.eventTail(event, subject: subject, input: input, into: general)
+            let fast = ByteBuffer(capacity: 16)
+            fast.append("before" as StaticString)
+            if LiveItemLines.appendPlainEventTail(event, subject: subject, input: input, to: fast) {
+                taken += 1
+                #expect(fast.array == general.array, "\(event)")
+                #expect(range.lowerBound == 6)
+            } else {
+                #expect(fast.array == Array("before".utf8), "\(event)")
+            }
+        }
+        #expect(taken == 4)
+    }
+
     /// The word-at-a-time copy and escape check against a byte-by-byte check: every length up to 24, every
     /// position, every byte that needs escaping and a set that does not (including the bytes either side of them and
     /// UTF-8). Plain text is written quoted after what the buffer held; other text leaves the buffer as it was.

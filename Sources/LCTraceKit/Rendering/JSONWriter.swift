@@ -276,18 +276,18 @@ struct JSONWriter {
     }
 
     /// The most bytes an integer takes: a sign and twenty digits.
-    private static let integerRoom = ByteBuffer.maxDecimalDigits + 1
+    static let integerRoom = ByteBuffer.maxDecimalDigits + 1
 
     /// Writes `value` in decimal at `target`; returns how many bytes that is.
     @inline(__always)
-    private static func writeInteger(_ value: Int64, at target: UnsafeMutableRawPointer) -> Int {
+    static func writeInteger(_ value: Int64, at target: UnsafeMutableRawPointer) -> Int {
         guard value < 0 else { return ByteBuffer.writeDecimal(value.magnitude, at: target) }
         target.storeBytes(of: UInt8(ascii: "-"), as: UInt8.self)
         return 1 + ByteBuffer.writeDecimal(value.magnitude, at: target + 1)
     }
 
     @inline(__always)
-    private static func writeNull(at target: UnsafeMutableRawPointer) -> Int {
+    static func writeNull(at target: UnsafeMutableRawPointer) -> Int {
         target.storeBytes(of: 0x6C6C_756E as UInt32, as: UInt32.self)  // "null", little-endian
         return 4
     }
@@ -396,7 +396,7 @@ struct JSONWriter {
     }
 
     /// The value as an integer when, rounded to three decimals, it is one.
-    private static func wholeNumber(_ value: Double) -> Int64? {
+    static func wholeNumber(_ value: Double) -> Int64? {
         guard value.isFinite else { return nil }
         let rounded = (value * 1000).rounded() / 1000
         return rounded == rounded.rounded() && abs(rounded) < 1e15 ? Int64(rounded) : nil
