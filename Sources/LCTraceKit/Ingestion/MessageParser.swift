@@ -104,7 +104,8 @@ public final class MessageParser {
     /// Whole message texts already recognised as lifecycle messages, with what they were recognised as (`end`
     /// counted from the message's start): logs repeat the same few hundred callback lines, and one lookup of the
     /// text costs less than matching it. Only messages that are plain values are kept (no address, every name
-    /// numbered); ordinary app logging is not kept, so the varied text of other lines cannot crowd them out.
+    /// numbered, nothing after them); ordinary app logging is not kept, so the varied text of other lines cannot
+    /// crowd them out.
     private var recognisedMessages = ByteStringCache<RecognisedMessage>()
     /// The text of the last parsed message that has no number: its class name, spelling and address, kept until
     /// the next message is parsed (each message is handled before the next line is read).
@@ -213,7 +214,10 @@ public final class MessageParser {
                                 classKey: known.classKey, spelledKey: known.spelledKey)
         }
         let message = try recognise(line, message: range)
-        if let message, message.address == nil, message.unkeyed == 0 {
+        // Kept only when the text is the message alone: text after it (a second record glued on by a lost newline)
+        // would make a key seen once.
+        if let message, message.address == nil, message.unkeyed == 0,
+           MessageParser.trimmed(line, message.end..<range.upperBound).isEmpty {
             recognisedMessages.store(RecognisedMessage(callback: message.callback, end: Int32(message.end - range.lowerBound),
                                                        classKey: message.classKey, spelledKey: message.spelledKey), for: text)
         }
