@@ -60,8 +60,8 @@ public struct TransitionStep: Sendable, Hashable {
 }
 
 /// A sequence of transition steps packed into one integer, three bits a step (its role, and which of the four
-/// appearance callbacks it is), so that the templates of a shape are found with one lookup as steps arrive, without
-/// building arrays of steps. Longer than any template, or holding another callback, it fits none.
+/// appearance callbacks it is), so that the templates of a shape are found by comparing integers as steps arrive,
+/// without building arrays of steps. Longer than any template, or holding another callback, it fits none.
 public struct TransitionShape: Hashable, Sendable {
     private var bits: UInt64 = 0
     private var count = 0
@@ -246,14 +246,6 @@ public enum TransitionTemplates {
     /// kind (whose hash is its name's).
     private static func declaredPosition(_ kind: TransitionKind) -> Int? {
         all.withUnsafeBufferPointer { templates in templates.indices.first { templates[$0].kind == kind } }
-    }
-
-    /// Positions in `all` of the templates whose steps have exactly this shape, in table order (positions, not
-    /// copies: this runs for every transition).
-    public static func matching(_ shape: TransitionShape) -> [Int] {
-        var positions: [Int] = []
-        forEachMatching(shape) { positions.append($0); return true }
-        return positions
     }
 
     /// Calls `body` with the position in `all` of each template of this shape, in table order, until it returns

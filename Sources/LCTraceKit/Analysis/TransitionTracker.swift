@@ -157,10 +157,7 @@ struct TransitionTracker {
         if open.allAtRest(context) {
             close(context)
         } else {
-            let report = report(open, kind: .incomplete, context: context)
-            let endMicros = open.steps[open.steps.count - 1].micros
-            open.reset()
-            context.transitionClosed(report, removed: [], endMicros: endMicros)
+            handOpen(as: .incomplete, removed: [], context: context)
         }
     }
 
@@ -181,7 +178,11 @@ struct TransitionTracker {
         } else {
             kind = .compound
         }
-        let removed = record(kind, from: from, to: to)
+        handOpen(as: kind, removed: record(kind, from: from, to: to), context: context)
+    }
+
+    /// Hands the open transition's report to the session, and empties it for the next.
+    private mutating func handOpen(as kind: TransitionKind, removed: [Int], context: any TransitionContext) {
         let report = report(open, kind: kind, context: context)
         let endMicros = open.steps[open.steps.count - 1].micros
         open.reset()
