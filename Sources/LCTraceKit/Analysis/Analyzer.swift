@@ -413,27 +413,24 @@ private final class InputRun {
 }
 
 /// Reads a line's process and thread ids, remembering the last bytes read: consecutive lines nearly always come from
-/// one process and thread, so their ids are compared as two words instead of read again.
+/// one process and thread, so their ids are compared with the last line's instead of read again.
 struct IDReader {
-    /// The bytes from the pid's start to the tid's end, zero-padded to 16, and where in them the pid ends and the tid
-    /// starts; nil when they were longer or absent.
-    private var lastBytes: (UInt64, UInt64)?
+    /// The bytes from the pid's start to the tid's end, and where in them the pid ends and the tid starts.
+    private var lastBytes = RememberedBytes()
     private var lastFields = (pidEnd: 0, tidStart: 0)
     private var lastPid: Int?
     private var lastThread: ThreadID?
 
     mutating func read(_ line: UnsafeRawBufferPointer, pid: Range<Int>?, tid: Range<Int>?) -> (pid: Int?, thread: ThreadID?) {
-        guard let pid, let tid, pid.lowerBound <= tid.lowerBound, tid.upperBound - pid.lowerBound <= 16,
-              let base = line.baseAddress
-        else {
-            lastBytes = nil
+        guard let pid, let tid, pid.lowerBound <= tid.lowerBound, let base = line.baseAddress else {
+            lastBytes.forget()
             return (pid.flatMap { Int(decoding: line[$0]) }, tid.flatMap { ThreadID(UnsafeRawBufferPointer(rebasing: line[$0])) })
         }
-        var bytes: (UInt64, UInt64) = (0, 0)
-        withUnsafeMutableBytes(of: &bytes) { $0.baseAddress!.copyMemory(from: base + pid.lowerBound, byteCount: tid.upperBound - pid.lowerBound) }
+        let start = base + pid.lowerBound
+        let count = tid.upperBound - pid.lowerBound
         let fields = (pidEnd: pid.upperBound - pid.lowerBound, tidStart: tid.lowerBound - pid.lowerBound)
-        if let lastBytes, lastBytes == bytes, lastFields == fields { return (lastPid, lastThread) }
-        lastBytes = bytes
+        if lastFields == fields, lastBytes.equals(start, count: count) { return (lastPid, lastThread) }
+        lastBytes.remember(start, count: count)
         lastFields = fields
         lastPid = Int(decoding: line[pid])
         lastThread = ThreadID(UnsafeRawBufferPointer(rebasing: line[tid]))

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Hand-written matchers for the commonest line headers and message forms: the fast path. Each decides exactly what
 /// its PCRE2 pattern (in `LineFormat` and `MessageParser`, which stay the definition) would match on the same bytes,
 /// or says it cannot tell and leaves the line to PCRE2; `HandParserTests` holds the two paths to the same results.
@@ -131,14 +135,36 @@ enum HandHeader: Sendable {
     }
 }
 
+/// Up to 32 bytes remembered from the last line: a per-line reader compares a new line's bytes with them and, when
+/// they are the same, reuses what it read from them instead of reading them again.
+struct RememberedBytes {
+    static let capacity = 32
+    private var storage: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    /// How many bytes are remembered; 0 when none are.
+    private(set) var count = 0
+
+    /// Whether the `count` bytes at `bytes` are the remembered ones.
+    @inline(__always)
+    func equals(_ bytes: UnsafeRawPointer, count: Int) -> Bool {
+        guard count == self.count, count > 0 else { return false }
+        return withUnsafeBytes(of: storage) { memcmp($0.baseAddress!, bytes, count) == 0 }
+    }
+
+    /// Remembers the `count` bytes at `bytes`, or forgets when there are more than `capacity`.
+    mutating func remember(_ bytes: UnsafeRawPointer, count: Int) {
+        guard count <= RememberedBytes.capacity else { self.count = 0; return }
+        withUnsafeMutableBytes(of: &storage) { $0.baseAddress!.copyMemory(from: bytes, byteCount: count) }
+        self.count = count
+    }
+
+    mutating func forget() { count = 0 }
+}
+
 /// The bytes of an NSLog header between its time and its message (` Process[pid:tid] `), as the last header had
 /// them, with the fields read from them. Consecutive lines nearly always come from one process and thread: a line
-/// with the same bytes there has the same fields, so they are compared as words instead of scanned again.
+/// with the same bytes there has the same fields.
 struct HeaderTail {
-    /// The bytes in words of eight, the last one overlapping (`count` from 8 to 32; 0 when none is remembered).
-    private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-    private var last: UInt64 = 0
-    private var count = 0
+    private var bytes = RememberedBytes()
     /// The fields, counted from the tail's start.
     private var process = 0..<0, pid = 0..<0, tid = 0..<0
     /// Whether the space after `]` was taken: if it was not, the byte after the tail must not be a space either.
@@ -148,34 +174,20 @@ struct HeaderTail {
     @inline(__always)
     func match(_ line: UnsafeRawBufferPointer, at start: Int) -> (process: Range<Int>, pid: Range<Int>, tid: Range<Int>, message: Range<Int>)? {
         let limit = line.count
-        guard count > 0, limit - start >= count, let base = line.baseAddress else { return nil }
-        let bytes = base + start
-        var offset = 0
-        var differs: UInt64 = 0
-        withUnsafeBytes(of: words) { stored in
-            // Whole words up to the last one, which overlaps them.
-            while offset < count - 8 {
-                differs |= stored.loadUnaligned(fromByteOffset: offset, as: UInt64.self) ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                offset += 8
-            }
-        }
-        differs |= last ^ bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
-        guard differs == 0 else { return nil }
+        let count = bytes.count
+        guard count > 0, limit - start >= count, let base = line.baseAddress, bytes.equals(base + start, count: count)
+        else { return nil }
         let end = start + count
         if !tookSpace, end < limit, line[end] == 0x20 { return nil }
         return (process.lowerBound + start..<process.upperBound + start, pid.lowerBound + start..<pid.upperBound + start,
                 tid.lowerBound + start..<tid.upperBound + start, end..<limit)
     }
 
-    /// Remembers `line[start..<end]` and the fields read from it, when it is 8 to 32 bytes long.
+    /// Remembers `line[start..<end]` and the fields read from it.
     mutating func remember(_ line: UnsafeRawBufferPointer, from start: Int, to end: Int,
                            process: Range<Int>, pid: Range<Int>, tid: Range<Int>, tookSpace: Bool) {
-        let length = end - start
-        guard length >= 8, length <= 32, let base = line.baseAddress else { count = 0; return }
-        words = (0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &words) { $0.baseAddress!.copyMemory(from: base + start, byteCount: length) }
-        last = (base + start).loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
-        count = length
+        guard let base = line.baseAddress else { bytes.forget(); return }
+        bytes.remember(base + start, count: end - start)
         self.process = (process.lowerBound - start)..<(process.upperBound - start)
         self.pid = (pid.lowerBound - start)..<(pid.upperBound - start)
         self.tid = (tid.lowerBound - start)..<(tid.upperBound - start)
