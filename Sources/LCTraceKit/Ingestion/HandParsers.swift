@@ -11,6 +11,12 @@ enum HandParsers {
     @inline(__always) static func isNameStart(_ byte: UInt8) -> Bool { (byte | 0x20) &- 0x61 < 26 || byte == 0x5F }
     @inline(__always) static func isWord(_ byte: UInt8) -> Bool { isNameStart(byte) || isDigit(byte) }
     @inline(__always) static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte &- 0x09 < 5 }
+    /// The value of a hexadecimal digit (either case); nil for any other byte.
+    @inline(__always) static func hexValue(_ byte: UInt8) -> UInt8? {
+        if isDigit(byte) { return byte &- 0x30 }
+        if (byte | 0x20) &- 0x61 < 6 { return (byte | 0x20) &- 0x61 &+ 10 }
+        return nil
+    }
     @inline(__always) static func isHexOrX(_ byte: UInt8) -> Bool {
         isDigit(byte) || (byte | 0x20) &- 0x61 < 6 || byte == 0x78
     }

@@ -53,8 +53,7 @@ struct InstanceAddress: Hashable {
               bytes[bytes.startIndex + 1] | 0x20 == UInt8(ascii: "x") else { return nil }
         var value: UInt64 = 0
         for byte in bytes.dropFirst(2) {
-            let digit: UInt8
-            if byte &- 0x30 < 10 { digit = byte &- 0x30 } else if (byte | 0x20) &- 0x61 < 6 { digit = (byte | 0x20) &- 0x61 &+ 10 } else { return nil }
+            guard let digit = HandParsers.hexValue(byte) else { return nil }
             value = value << 4 | UInt64(digit)
         }
         self.value = value

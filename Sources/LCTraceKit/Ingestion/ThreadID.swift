@@ -22,16 +22,9 @@ public struct ThreadID: Hashable, Sendable, CustomStringConvertible {
         var decimal: UInt64 = 0
         var hexadecimal: UInt64 = 0
         for offset in start..<bytes.count {
-            let byte = base[offset]
-            let digit: UInt64
-            if byte &- 0x30 < 10 {
-                digit = UInt64(byte &- 0x30)
-            } else if (byte | 0x20) &- 0x61 < 6 {
-                digit = UInt64((byte | 0x20) &- 0x61 &+ 10)
-                hex = true
-            } else {
-                return nil
-            }
+            guard let value = HandParsers.hexValue(base[offset]) else { return nil }
+            if value > 9 { hex = true }
+            let digit = UInt64(value)
             decimal = decimal &* 10 &+ digit
             hexadecimal = hexadecimal << 4 | digit
         }

@@ -16,11 +16,7 @@ public struct TimeText: Sendable, Equatable, CustomStringConvertible {
             long = String(decoding: bytes, as: UTF8.self)
             return
         }
-        count = bytes.count
-        guard let source = bytes.baseAddress, count > 0 else { return }
-        withUnsafeMutableBytes(of: &inline) { storage in
-            storage.baseAddress!.copyMemory(from: source, byteCount: count)
-        }
+        setInline(bytes)
     }
 
     /// No time (what an event whose line has none carries).
@@ -37,6 +33,12 @@ public struct TimeText: Sendable, Equatable, CustomStringConvertible {
     @inline(__always)
     mutating func assign(_ bytes: UnsafeRawBufferPointer) {
         guard long == nil, bytes.count <= TimeText.inlineCapacity else { self = TimeText(bytes); return }
+        setInline(bytes)
+    }
+
+    /// Holds `bytes` (at most `inlineCapacity`) inline.
+    @inline(__always)
+    private mutating func setInline(_ bytes: UnsafeRawBufferPointer) {
         count = bytes.count
         guard let source = bytes.baseAddress, count > 0 else { return }
         withUnsafeMutableBytes(of: &inline) { $0.baseAddress!.copyMemory(from: source, byteCount: bytes.count) }

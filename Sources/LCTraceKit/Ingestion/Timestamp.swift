@@ -108,17 +108,24 @@ public struct TimestampReader {
     public mutating func microseconds(_ text: UnsafeRawBufferPointer) -> Int64? {
         if text.count == 23, let micros = millisecondTime(text) { return micros }
         guard text.count > 11, text[4] == 0x2D, text[7] == 0x2D else { return Timestamp.microseconds(text) }
-        let date = (text.loadUnaligned(as: UInt64.self), text.loadUnaligned(fromByteOffset: 8, as: UInt16.self))
         var scanner = ByteScanner(text)
+        guard let days = day(of: text, scanner: &scanner), let clock = Timestamp.parseClock(&scanner) else { return nil }
+        return Timestamp.applyZone(&scanner, to: clock + days * 86_400_000_000)
+    }
+
+    /// The day number of the numeric date `text` starts with (and its ` `/`T` separator), the scanner moved past
+    /// them: read again only when the date differs from the last one read.
+    @inline(__always)
+    private mutating func day(of text: UnsafeRawBufferPointer, scanner: inout ByteScanner) -> Int64? {
+        let date = (text.loadUnaligned(as: UInt64.self), text.loadUnaligned(fromByteOffset: 8, as: UInt16.self))
         if let lastDate, lastDate == date, text[10] == 0x20 || text[10] == 0x54 {
             scanner.index = 11
-        } else {
-            guard let days = Timestamp.parseDay(&scanner) else { return nil }
-            lastDate = date
-            lastDays = days
+            return lastDays
         }
-        guard let clock = Timestamp.parseClock(&scanner) else { return nil }
-        return Timestamp.applyZone(&scanner, to: clock + lastDays * 86_400_000_000)
+        guard let days = Timestamp.parseDay(&scanner) else { return nil }
+        lastDate = date
+        lastDays = days
+        return days
     }
 }
 
@@ -128,19 +135,14 @@ extension TimestampReader {
     @inline(__always)
     private mutating func millisecondTime(_ text: UnsafeRawBufferPointer) -> Int64? {
         guard let base = text.baseAddress, HandHeader.isDateAndTime(at: base), text[10] == 0x20 || text[10] == 0x54,
-              text[19] == 0x2E, text[20] &- 0x30 < 10, text[21] &- 0x30 < 10, text[22] &- 0x30 < 10
+              text[19] == 0x2E, HandParsers.isDigit(text[20]), HandParsers.isDigit(text[21]), HandParsers.isDigit(text[22])
         else { return nil }
         func number(_ offset: Int) -> Int64 { Int64(text[offset] &- 0x30) * 10 + Int64(text[offset + 1] &- 0x30) }
-        let date = (text.loadUnaligned(as: UInt64.self), text.loadUnaligned(fromByteOffset: 8, as: UInt16.self))
-        if lastDate == nil || lastDate! != date {
-            var scanner = ByteScanner(text)
-            guard let days = Timestamp.parseDay(&scanner) else { return nil }
-            lastDate = date
-            lastDays = days
-        }
+        var scanner = ByteScanner(text)
+        guard let days = day(of: text, scanner: &scanner) else { return nil }
         let seconds = (number(11) * 60 + number(14)) * 60 + number(17)
         let milliseconds = Int64(text[20] &- 0x30) * 100 + number(21)
-        return (lastDays * 86_400 + seconds) * 1_000_000 + milliseconds * 1000
+        return (days * 86_400 + seconds) * 1_000_000 + milliseconds * 1000
     }
 }
 
