@@ -55,8 +55,7 @@ final class ByteBuffer: @unchecked Sendable {
     }
 
     func append(_ text: String) {
-        var text = text
-        text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+        text.withUTF8Bytes { append($0) }
     }
 
     /// "00" "01" … "99": two digits per division.
@@ -115,5 +114,16 @@ final class ByteBuffer: @unchecked Sendable {
         start.deallocate()
         start = larger
         capacity = newCapacity
+    }
+}
+
+extension String {
+    /// The string's UTF-8 bytes: read in place when they are stored contiguously (as a native string's are), and
+    /// otherwise through a copy. Reading in place needs no copy of the string, so no reference counting.
+    @inline(__always)
+    func withUTF8Bytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        if let result = utf8.withContiguousStorageIfAvailable({ body(UnsafeRawBufferPointer($0)) }) { return result }
+        var copy = self
+        return copy.withUTF8 { body(UnsafeRawBufferPointer($0)) }
     }
 }

@@ -238,10 +238,7 @@ struct JSONWriter {
     }
 
     mutating func member(_ name: StaticString, _ value: String) {
-        if value.utf8.withContiguousStorageIfAvailable({ member(name, utf8: UnsafeRawBufferPointer($0)) }) == nil {
-            var value = value
-            value.withUTF8 { member(name, utf8: UnsafeRawBufferPointer($0)) }
-        }
+        value.withUTF8Bytes { member(name, utf8: $0) }
     }
 
     mutating func member(_ name: StaticString, _ value: String?) {
@@ -293,10 +290,7 @@ struct JSONWriter {
     }
 
     private mutating func writeString(_ value: String) {
-        if value.utf8.withContiguousStorageIfAvailable({ writeString(UnsafeRawBufferPointer($0)) }) == nil {
-            var value = value
-            value.withUTF8 { writeString(UnsafeRawBufferPointer($0)) }
-        }
+        value.withUTF8Bytes { writeString($0) }
     }
 
     private mutating func writeString(_ utf8: UnsafeRawBufferPointer) {
