@@ -11,11 +11,9 @@ public struct LifecycleMessage: Equatable, Sendable {
     public var spelled: String
     /// Where the recognised text ends in the line; text after it is a suffix or a second, glued record.
     public var end: Int
-    /// The parser's number for the class name: the same for every message of that class from one parser, so the
-    /// analysis finds instances by an integer instead of hashing the name. -1 when the parser has no number for it.
+    /// The parser's number for the class name, as `KeyedMessage` carries it: the same for every message of that class
+    /// from one parser. -1 when the parser has no number for it.
     var classKey: Int32 = -1
-    /// The parser's number for the spelling, likewise (`MessageParser.spelling(forKey:)`); -1 when it has none.
-    var spelledKey: Int32 = -1
 
     public static func == (lhs: LifecycleMessage, rhs: LifecycleMessage) -> Bool {
         lhs.className == rhs.className && lhs.address == rhs.address && lhs.callback == rhs.callback
@@ -164,17 +162,17 @@ public final class MessageParser {
     /// The message with its names.
     func message(_ keyed: KeyedMessage) -> LifecycleMessage {
         LifecycleMessage(className: className(of: keyed), address: address(of: keyed), callback: keyed.callback,
-                         spelled: spelling(of: keyed), end: keyed.end, classKey: keyed.classKey, spelledKey: keyed.spelledKey)
+                         spelled: spelling(of: keyed), end: keyed.end, classKey: keyed.classKey)
     }
 
     /// The message's class name (without its module); nil for markers.
     func className(of message: KeyedMessage) -> String? {
-        message.classKey >= 0 ? classNamesByKey[Int(message.classKey)] : unkeyed(of: message)?.className
+        message.classKey >= 0 ? className(forKey: message.classKey) : unkeyed(of: message)?.className
     }
 
     /// The message's selector or function as logged.
     func spelling(of message: KeyedMessage) -> String {
-        message.spelledKey >= 0 ? spellingsByKey[Int(message.spelledKey)] : unkeyed(of: message)?.spelling ?? message.callback.rawValue
+        message.spelledKey >= 0 ? spelling(forKey: message.spelledKey) : unkeyed(of: message)?.spelling ?? message.callback.rawValue
     }
 
     /// The message's instance address, lower-cased; nil when it has none.
