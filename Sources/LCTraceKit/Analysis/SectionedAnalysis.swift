@@ -36,14 +36,18 @@ extension Analyzer {
         let parser = try LineHeaderParser(format: format, limits: options.limits, fastPath: options.handParsers)
         let slots = OrderedSlots<SectionResult>()
         let parsers = ParserPool(format: format, limits: options.limits, fastPath: options.handParsers)
-        let window = DispatchSemaphore(value: jobs + 1)
+        // Sections dispatched and not yet replayed. Their times vary with their sessions, so each worker may run one
+        // ahead while the replaying thread waits for an earlier one: with one spare section in all, the workers sat
+        // idle for about a tenth of a 1 GiB run.
+        let sectionsInFlight = 2 * jobs + 2
+        let window = DispatchSemaphore(value: sectionsInFlight)
         // The classes known to log dealloc from the sections replayed so far: what a section starts out knowing.
         let known = Locked<Set<String>>([])
         // Whatever ends this run (an error included), the planner must not wait for room that no one will make.
         let finished = Locked(false)
         defer {
             finished.set(true)
-            for _ in 0...jobs { window.signal() }
+            for _ in 0..<sectionsInFlight { window.signal() }
         }
         let ahead = renderingAhead
         let sectionBytes = options.sectionBytes
