@@ -198,7 +198,10 @@ public struct LiveItemLines: Sendable {
 public struct RenderedItem: Sendable {
     let head: StaticString
     /// Appended to by the thread that rendered the item, and only read once that thread has handed its results on.
-    let text: ByteBuffer
+    /// Not retained: whoever renders an item owns its text and keeps it until the item is written (a recording
+    /// until it is replayed, a renderer for the call). Retained, its reference count was touched for every
+    /// item by the worker that made it and again by the thread that replayed it.
+    unowned(unsafe) let text: ByteBuffer
     let tailRange: Range<Int>
 
     init(head: StaticString, text: ByteBuffer, tail: Range<Int>) {
