@@ -222,10 +222,12 @@ struct JSONWriter {
 
     // Members with a scalar value are written with their name in one write.
 
+    @inline(__always)
     mutating func member(_ name: StaticString, _ value: Int) {
         member(name, valueRoom: JSONWriter.integerRoom) { JSONWriter.writeInteger(Int64(value), at: $0) }
     }
 
+    @inline(__always)
     mutating func member(_ name: StaticString, _ value: Int?) {
         guard let value else { member(name, valueRoom: 4) { JSONWriter.writeNull(at: $0) }; return }
         member(name, value)
@@ -237,10 +239,12 @@ struct JSONWriter {
         member(name, valueRoom: JSONWriter.integerRoom) { JSONWriter.writeInteger(whole, at: $0) }
     }
 
+    @inline(__always)
     mutating func member(_ name: StaticString, _ value: String) {
         value.withUTF8Bytes { member(name, utf8: $0) }
     }
 
+    @inline(__always)
     mutating func member(_ name: StaticString, _ value: String?) {
         guard let value else { member(name, valueRoom: 4) { JSONWriter.writeNull(at: $0) }; return }
         member(name, value)
@@ -252,6 +256,7 @@ struct JSONWriter {
     }
 
     /// A member with a string value: with its name in one write when the text needs no escaping.
+    @inline(__always)
     private mutating func member(_ name: StaticString, utf8: UnsafeRawBufferPointer) {
         var plain = true
         member(name, valueRoom: utf8.count + JSONWriter.quotedSlack) { room in
