@@ -159,7 +159,7 @@ import Testing
             let range = LiveItemLines.eventTail(event, subject: subject, input: input, into: general)
             let fast = ByteBuffer(capacity: 16)
             fast.append("before" as StaticString)
-            if LiveItemLines.appendPlainEventTail(event, subject: subject, input: input, to: fast) {
+            if LiveEvent.of(event, { LiveItemLines.appendPlainEventTail($0, subject: subject, input: input, to: fast) }) {
                 taken += 1
                 #expect(fast.array == general.array, "\(event)")
                 #expect(range.lowerBound == 6)

@@ -35,6 +35,8 @@ public struct AnalysisOptions: Sendable {
 public final class Analyzer: SessionFeed {
     public let options: AnalysisOptions
     private let sink: any ReportSink
+    /// The sink, when it renders events from live events (no copy of each event's time into a record).
+    private let liveEventSink: (any LiveEventSink)?
     fileprivate let messageParser: MessageParser
     private(set) lazy var formatDetector = LineFormatDetector()
     private let fixedParser: LineHeaderParser?
@@ -60,6 +62,7 @@ public final class Analyzer: SessionFeed {
     init(options: AnalysisOptions, sink: any ReportSink, messageParser: MessageParser, fixedParser: LineHeaderParser?) {
         self.options = options
         self.sink = sink
+        self.liveEventSink = sink as? any LiveEventSink
         self.messageParser = messageParser
         self.fixedParser = fixedParser
         self.summary.config = options.configPath
@@ -179,8 +182,9 @@ public final class Analyzer: SessionFeed {
         sink.finding(finding)
     }
 
-    func event(_ event: EventRecord, subject: String, session: Int, input: String) {
-        sink.event(event, subject: subject, session: session, input: input)
+    func event(_ event: LiveEvent, subject: String, session: Int, input: String) {
+        guard let liveEventSink else { sink.event(event.record, subject: subject, session: session, input: input); return }
+        liveEventSink.event(event, subject: subject, session: session, input: input)
     }
 
     func transition(_ transition: TransitionReport, session: Int, input: String) {

@@ -66,7 +66,7 @@ public struct InputFailure: Error, CustomStringConvertible {
 }
 
 /// Everything a worker's analysis reported, in order.
-final class Recording: ReportSink, @unchecked Sendable {
+final class Recording: ReportSink, LiveEventSink, @unchecked Sendable {
     /// The rare, large items are boxed, so that the many events do not each take the room of a session report.
     enum Item {
         indirect case begin(String)
@@ -116,7 +116,10 @@ final class Recording: ReportSink, @unchecked Sendable {
     func beginInput(_ name: String) { items.append(.begin(name)) }
     func finding(_ finding: Finding) { items.append(.finding(finding)) }
     func event(_ event: EventRecord, subject: String, session: Int, input: String) {
-        guard let lines = ahead.lines else { items.append(.event(event, subject: subject, session: session, input: input)); return }
+        LiveEvent.of(event) { self.event($0, subject: subject, session: session, input: input) }
+    }
+    func event(_ event: LiveEvent, subject: String, session: Int, input: String) {
+        guard let lines = ahead.lines else { items.append(.event(event.record, subject: subject, session: session, input: input)); return }
         if let item = lines.event(event, subject: subject, input: input, into: renderedText) {
             items.append(.rendered(item, session: session))
         }

@@ -15,7 +15,7 @@ protocol SessionFeed: AnyObject {
     /// Whether events and transitions are wanted live (streaming output).
     var wantsLiveItems: Bool { get }
     func finding(_ finding: Finding)
-    func event(_ event: EventRecord, subject: String, session: Int, input: String)
+    func event(_ event: LiveEvent, subject: String, session: Int, input: String)
     func transition(_ transition: TransitionReport, session: Int, input: String)
 }
 
@@ -194,7 +194,7 @@ final class SessionAnalyzer: TransitionContext {
     private func handleApplication(_ event: LifecycleEvent) {
         let callback = event.message.callback
         app.eventCount += 1
-        if recordsEvents { keep(record(event), subject: "App") { app.events.append($0) } }
+        if recordsEvents { keep(event, subject: "App") { app.events.append($0) } }
         emit(activity.take(callback, line: event.line, message: names.message(event.message)))
         app.finalPhase = activity.appPhase
     }
@@ -355,7 +355,7 @@ final class SessionAnalyzer: TransitionContext {
 
     /// Book-keeping after the automaton step: timeline, durations, view-life flags.
     private func update(_ index: Int, with event: LifecycleEvent, flagged: Bool) {
-        if recordsEvents { keep(record(event), subject: controllerNames[index]) { controllerReports[index].events.append($0) } }
+        if recordsEvents { keep(event, subject: controllerNames[index]) { controllerReports[index].events.append($0) } }
         // In place (inout on the elements): a copy of the state would duplicate its arrays on every callback.
         SessionAnalyzer.update(&controllers[index], &controllerReports[index], with: event, flagged: flagged)
     }
@@ -512,14 +512,12 @@ final class SessionAnalyzer: TransitionContext {
     }
 
     /// Streams the event when the output wants it live, and keeps it on its timeline when the report does.
-    private func keep(_ record: EventRecord, subject: String, on timeline: (EventRecord) -> Void) {
-        if streamsLiveItems { feed.event(record, subject: subject, session: index, input: input) }
-        if keepEvents { timeline(record) }
-    }
-
-    private func record(_ event: LifecycleEvent) -> EventRecord {
-        EventRecord(line: event.line, time: TimeText(event.time).nonEmpty, offsetMs: milliseconds(from: startMicros, to: event.micros),
-                    callback: event.message.callback, spelled: names.spelling(of: event.message))
+    /// Streams the event, and keeps its record on `timeline` when the report lists events.
+    private func keep(_ event: LifecycleEvent, subject: String, on timeline: (EventRecord) -> Void) {
+        let live = LiveEvent(line: event.line, time: event.time, offsetMs: milliseconds(from: startMicros, to: event.micros),
+                             callback: event.message.callback, spelled: names.spelling(of: event.message))
+        if streamsLiveItems { feed.event(live, subject: subject, session: index, input: input) }
+        if keepEvents { timeline(live.record) }
     }
 
     private func violationMessage(_ rule: Rule, callback: Callback, phase: ControllerPhase, name: String) -> String {

@@ -5,7 +5,7 @@ import Glibc
 /// `--format ndjson`: one JSON object per line, written and flushed as each item completes — `event`,
 /// `transition`, `finding`, `session` (when a session closes) and a final `summary` — each with a `type` field
 /// first and otherwise the field names of the JSON report. Memory does not grow with the input.
-public final class NDJSONRenderer: ReportSink {
+public final class NDJSONRenderer: ReportSink, LiveEventSink {
     private let output: Output
     private let config: String?
     /// Flush after every line (live input) rather than when the buffer fills.
@@ -31,6 +31,10 @@ public final class NDJSONRenderer: ReportSink {
     public func endInput(_ summary: InputSummary) {}
 
     public func event(_ event: EventRecord, subject: String, session: Int, input: String) {
+        LiveEvent.of(event) { self.event($0, subject: subject, session: session, input: input) }
+    }
+
+    func event(_ event: LiveEvent, subject: String, session: Int, input: String) {
         itemText.removeAll()
         guard let item = liveItemLines?.event(event, subject: subject, input: input, into: itemText) else { return }
         write(item, session: session)
@@ -103,17 +107,28 @@ public final class NDJSONRenderer: ReportSink {
 public struct LiveItemLines: Sendable {
     let includeEvents: Bool
 
-    func event(_ event: EventRecord, subject: String, input: String, into text: ByteBuffer) -> RenderedItem? {
+    func event(_ event: LiveEvent, subject: String, input: String, into text: ByteBuffer) -> RenderedItem? {
         guard includeEvents else { return nil }
         let start = text.count
         if LiveItemLines.appendPlainEventTail(event, subject: subject, input: input, to: text) {
             return RenderedItem(head: LiveItemLines.eventHead, text: text, tail: start..<text.count)
         }
         return RenderedItem(head: LiveItemLines.eventHead, text: text,
-                            tail: LiveItemLines.eventTail(event, subject: subject, input: input, into: text))
+                            tail: LiveItemLines.eventTail(event.record, subject: subject, input: input, into: text))
     }
 
     static let eventHead: StaticString = #"{"type":"event","session":"#
+
+    /// Each callback's name as a JSON string, quotes included, by the callback's ordinal.
+    private static let quotedCallbacks: [[UInt8]] = {
+        var quoted = [[UInt8]](repeating: [], count: Callback.allCases.count)
+        for callback in Callback.allCases {
+            var writer = JSONWriter(indent: nil)
+            writer.value(callback.rawValue)
+            quoted[callback.ordinal] = writer.bytes
+        }
+        return quoted
+    }()
 
     /// An event's members after its session number, written by the JSON writer (any event).
     static func eventTail(_ event: EventRecord, subject: String, input: String, into text: ByteBuffer) -> Range<Int> {
@@ -127,16 +142,16 @@ public struct LiveItemLines: Sendable {
     /// The same tail as `eventTail`, byte for byte, written in one reserved write when none of its texts needs
     /// escaping and its offset is a whole number of milliseconds, as nearly every event's are: a JSON Lines run writes
     /// one such line per callback. Returns false, having written nothing, otherwise. (A test holds the two alike.)
-    static func appendPlainEventTail(_ event: EventRecord, subject: String, input: String, to text: ByteBuffer) -> Bool {
+    static func appendPlainEventTail(_ event: LiveEvent, subject: String, input: String, to text: ByteBuffer) -> Bool {
         var wholeOffset: Int64?
         if let offset = event.offsetMs {
             guard let whole = JSONWriter.wholeNumber(offset) else { return false }
             wholeOffset = whole
         }
-        let callback = event.callback.rawValue
+        let callback = LiveItemLines.quotedCallbacks[event.callback.ordinal]
         // The member names, commas and the closing `}` and newline take 73 bytes; the room is generous.
         let room = 128 + 2 * JSONWriter.integerRoom + 5 * 2 + input.utf8.count + subject.utf8.count
-            + (event.time?.utf8Count ?? 0) + callback.utf8.count + event.spelled.utf8.count
+            + event.time.count + callback.count + event.spelled.utf8.count
         var plain = true
         text.write(atMost: room) { start in
             var at = 0
@@ -159,15 +174,16 @@ public struct LiveItemLines: Sendable {
             literal(#","line":"#)
             at += JSONWriter.writeInteger(Int64(event.line), at: start + at)
             literal(#","time":"#)
-            if let time = event.time {
-                guard time.withUTF8({ quoted($0) }) else { plain = false; return 0 }
-            } else {
+            if event.time.isEmpty {
                 at += JSONWriter.writeNull(at: start + at)
+            } else {
+                guard quoted(event.time) else { plain = false; return 0 }
             }
             literal(#","offsetMs":"#)
             at += wholeOffset.map { JSONWriter.writeInteger($0, at: start + at) } ?? JSONWriter.writeNull(at: start + at)
             literal(#","callback":"#)
-            guard quoted(callback) else { plain = false; return 0 }
+            callback.withUnsafeBytes { memcpy(start + at, $0.baseAddress!, $0.count) }
+            at += callback.count
             literal(#","spelled":"#)
             guard quoted(event.spelled) else { plain = false; return 0 }
             literal("}\n")

@@ -12,6 +12,35 @@ public struct EventRecord: Sendable, Equatable {
     public var spelled: String
 }
 
+/// An event as it streams out, while its line is being read: an event record's fields, its time still in the line.
+/// Valid only for the call it is passed to; `record` is the copy to keep.
+struct LiveEvent {
+    var line: Int
+    /// The time as logged; empty when the line has none.
+    var time: UnsafeRawBufferPointer
+    var offsetMs: Double?
+    var callback: Callback
+    var spelled: String
+
+    var record: EventRecord {
+        EventRecord(line: line, time: TimeText(time).nonEmpty, offsetMs: offsetMs, callback: callback, spelled: spelled)
+    }
+
+    /// The record as a live event, for the call to `body`.
+    static func of<Result>(_ record: EventRecord, _ body: (LiveEvent) -> Result) -> Result {
+        func live(_ time: UnsafeRawBufferPointer) -> Result {
+            body(LiveEvent(line: record.line, time: time, offsetMs: record.offsetMs, callback: record.callback, spelled: record.spelled))
+        }
+        guard let time = record.time else { return live(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return time.withUTF8(live)
+    }
+}
+
+/// A sink that renders events as they stream, from the live event rather than a record of it (no copy of its time).
+protocol LiveEventSink: AnyObject {
+    func event(_ event: LiveEvent, subject: String, session: Int, input: String)
+}
+
 /// One stretch on screen: viewDidAppear → viewDidDisappear.
 public struct AppearanceSpan: Sendable, Equatable {
     public var appearedLine: Int
