@@ -268,13 +268,9 @@ struct JSONWriter {
 
     // MARK: Scalars
 
+    /// Decimal digits of `value`, written straight into the buffer.
     private mutating func writeInteger(_ value: Int64) {
-        JSONWriter.appendInteger(value, to: buffer)
-    }
-
-    /// Decimal digits of `value`, written straight into `buffer`.
-    static func appendInteger(_ value: Int64, to buffer: ByteBuffer) {
-        buffer.write(atMost: integerRoom) { writeInteger(value, at: $0) }
+        buffer.write(atMost: JSONWriter.integerRoom) { JSONWriter.writeInteger(value, at: $0) }
     }
 
     /// The most bytes an integer takes: a sign and twenty digits.

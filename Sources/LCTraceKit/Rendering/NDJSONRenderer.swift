@@ -241,11 +241,17 @@ public struct RenderedItem: Sendable {
         UnsafeRawBufferPointer(rebasing: text.bytes[tailRange])
     }
 
-    /// Writes the item with its number.
+    /// Writes the item with its number, in one write.
     func write(number: Int, to output: Output) {
-        head.withUTF8Buffer { output.write(UnsafeRawBufferPointer($0)) }
-        output.write(integer: number)
-        output.write(tail)
+        let tail = self.tail
+        let head = self.head
+        output.write(atMost: head.utf8CodeUnitCount + JSONWriter.integerRoom + tail.count) { room in
+            memcpy(room, head.utf8Start, head.utf8CodeUnitCount)
+            var at = head.utf8CodeUnitCount
+            at += JSONWriter.writeInteger(Int64(number), at: room + at)
+            if let source = tail.baseAddress { memcpy(room + at, source, tail.count) }
+            return at + tail.count
+        }
     }
 }
 

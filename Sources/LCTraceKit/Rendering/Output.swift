@@ -33,10 +33,15 @@ public final class Output: TextOutputStream {
         flushIfFull()
     }
 
-    /// An integer in decimal digits, written straight into the buffer.
-    func write(integer value: Int) {
-        guard fd != nil else { text += String(value); return }
-        JSONWriter.appendInteger(Int64(value), to: buffer)
+    /// Writes at most `limit` bytes straight into the buffer (see `ByteBuffer.write(atMost:_:)`).
+    func write(atMost limit: Int, _ body: (UnsafeMutableRawPointer) -> Int) {
+        guard fd != nil else {
+            let bytes = ByteBuffer(capacity: limit)
+            bytes.write(atMost: limit, body)
+            text += String(decoding: bytes.bytes, as: UTF8.self)
+            return
+        }
+        buffer.write(atMost: limit, body)
         flushIfFull()
     }
 
