@@ -170,6 +170,25 @@ import Testing
         #expect(taken == 4)
     }
 
+    /// Measures are written as integers when they round to one at three decimals: the shortcut for values that are
+    /// whole already gives what the rounding gives, up to and past where it stops applying.
+    @Test func wholeMillisecondsAreTheRoundedValue() {
+        func rounded(_ value: Double) -> Int64? {
+            guard value.isFinite else { return nil }
+            let rounded = (value * 1000).rounded() / 1000
+            return rounded == rounded.rounded() && abs(rounded) < 1e15 ? Int64(rounded) : nil
+        }
+        var values: [Double] = [0, -0.0, 1, -1, 0.5, 765, 765.432, 1234.0004, 1234.0005, 0.0004, -0.0006, 2.9999,
+                                .infinity, -.infinity, .nan, 1e15, -1e15, 1e16]
+        for exponent in 0...16 {
+            let power = pow(10, Double(exponent))
+            values += [power, power - 1, power + 1, -power, power + 0.25, power.nextUp, power.nextDown]
+        }
+        for value in values {
+            #expect(JSONWriter.wholeNumber(value) == rounded(value), "\(value)")
+        }
+    }
+
     /// The word-at-a-time copy and escape check against a byte-by-byte check: every length up to 24, every
     /// position, every byte that needs escaping and a set that does not (including the bytes either side of them and
     /// UTF-8). Plain text is written quoted after what the buffer held; other text leaves the buffer as it was.

@@ -56,9 +56,9 @@ public struct TimeText: Sendable, Equatable, CustomStringConvertible {
 
     /// The text's UTF-8 bytes, without making a String.
     public func withUTF8<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        if var long { return long.withUTF8 { body(UnsafeRawBufferPointer($0)) } }
-        var copy = inline
-        return withUnsafeBytes(of: &copy) { body(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
+        if let long { return long.withUTF8Bytes(body) }
+        let count = self.count
+        return withUnsafeBytes(of: inline) { body(UnsafeRawBufferPointer(start: $0.baseAddress, count: count)) }
     }
 
     public static func == (lhs: TimeText, rhs: TimeText) -> Bool {

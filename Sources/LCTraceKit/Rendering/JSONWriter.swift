@@ -392,6 +392,8 @@ struct JSONWriter {
 
     /// The value as an integer when, rounded to three decimals, it is one.
     static func wholeNumber(_ value: Double) -> Int64? {
+        // Whole already (as times logged in milliseconds give): exact through the rounding below, at this size.
+        if abs(value) < 1e12, let whole = Int64(exactly: value) { return whole }
         guard value.isFinite else { return nil }
         let rounded = (value * 1000).rounded() / 1000
         return rounded == rounded.rounded() && abs(rounded) < 1e15 ? Int64(rounded) : nil
