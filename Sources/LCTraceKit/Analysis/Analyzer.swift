@@ -120,10 +120,10 @@ public final class Analyzer: SessionFeed {
 
     /// Opens the next session; the previous one is always closed first, so its number follows the closed count.
     fileprivate func newSession(input: String, line: Int, process: String?, pid: Int?, launchLogged: Bool,
-                                knowledge: InputKnowledge) -> SessionAnalyzer {
+                                knowledge: InputKnowledge, expected: SessionAnalyzer.Size) -> SessionAnalyzer {
         SessionAnalyzer(index: summary.sessions + 1, input: input, firstLine: line, process: process, pid: pid,
                         launchLogged: launchLogged, keepEvents: options.keepEvents, rules: options.rules,
-                        knowledge: knowledge, names: messageParser, feed: self)
+                        knowledge: knowledge, names: messageParser, feed: self, expected: expected)
     }
 
     // MARK: Parallel inputs
@@ -393,10 +393,11 @@ private final class InputRun {
         if sessionReference?._withUnsafeGuaranteedRef({ InputRun.startsNewSession($0, with: callback, pid: pid) }) ?? true {
             // The process's start is in the log when main() opens the session, or a launch follows another.
             let launchLogged = callback == .main || session != nil
+            let expected = session?.size ?? SessionAnalyzer.Size()
             if let session { analyzer.closeSession(session) }
             let process = header.process.map { String(decoding: line[$0], as: UTF8.self) }
             session = analyzer.newSession(input: name, line: lineNumber, process: process, pid: pid,
-                                          launchLogged: launchLogged, knowledge: knowledge)
+                                          launchLogged: launchLogged, knowledge: knowledge, expected: expected)
         }
         let event = LifecycleEvent(line: lineNumber, micros: micros,
                                    time: header.time.map { UnsafeRawBufferPointer(rebasing: line[$0]) } ?? UnsafeRawBufferPointer(start: nil, count: 0),

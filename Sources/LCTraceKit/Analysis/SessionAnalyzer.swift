@@ -117,8 +117,19 @@ final class SessionAnalyzer: TransitionContext {
 
     var sawFinishLaunching: Bool { activity.sawFinishLaunching }
 
+    /// How many controller instances and transitions a session had.
+    struct Size {
+        var controllers = 0
+        var transitions = 0
+    }
+
+    var size: Size { Size(controllers: controllers.count, transitions: transitionReports.count) }
+
+    /// `expected`: the size of the session before it, if any. The sessions of one app are alike, so the lists start
+    /// with room for as many, rather than growing (and being copied) from nothing.
     init(index: Int, input: String, firstLine: Int, process: String?, pid: Int?, launchLogged: Bool,
-         keepEvents: Bool, rules: RuleSettings, knowledge: InputKnowledge, names: MessageParser, feed: any SessionFeed) {
+         keepEvents: Bool, rules: RuleSettings, knowledge: InputKnowledge, names: MessageParser, feed: any SessionFeed,
+         expected: Size = Size()) {
         self.index = index
         self.input = input
         self.startLine = firstLine
@@ -135,6 +146,10 @@ final class SessionAnalyzer: TransitionContext {
         self.activity = ActivityTracker(launchLogged: launchLogged)
         self.leaks = LeakWatch(timeoutSeconds: rules.leakTimeoutSeconds)
         self.recentEvents = RecentEvents(names: names)
+        controllers.reserveCapacity(expected.controllers)
+        controllerReports.reserveCapacity(expected.controllers)
+        controllerNames.reserveCapacity(expected.controllers)
+        transitionReports.reserveCapacity(expected.transitions)
     }
 
     func handle(_ event: LifecycleEvent) {
