@@ -92,10 +92,9 @@ enum HandHeader: Sendable {
     /// `tail` remembers the last header's process and ids: a line with the same bytes there is not scanned again.
     func parse(_ line: UnsafeRawBufferPointer, from start: Int, tail: inout HeaderTail) -> LineHeader? {
         // \d{4}-\d\d-\d\d then ' ' (modern: [ T]) then \d\d:\d\d:\d\d, at fixed places.
-        guard line.count - start >= 19 else { return nil }
-        let l = ClassScanner(line)
-        guard HandHeader.isDateAndTime(at: UnsafeRawPointer(l.base + start)),
-              l[start + 10] == 0x20 || (self == .nslogModern && l[start + 10] == 0x54)
+        guard line.count - start >= 19, let base = line.baseAddress else { return nil }
+        let separator = base.load(fromByteOffset: start + 10, as: UInt8.self)
+        guard HandHeader.isDateAndTime(at: base + start), separator == 0x20 || (self == .nslogModern && separator == 0x54)
         else { return nil }
         var s = ByteScanner(line)
         s.index = start + 19
@@ -121,6 +120,8 @@ enum HandHeader: Sendable {
         }
         let tailStart = s.index
         guard s.skip(0x20) else { return nil }
+        // A tail unlike the last line's (rare): read by byte class.
+        let l = ClassScanner(line)
         // (?<process>[^\[\]\n]+?)\[ : the process cannot hold '[', so it ends at the first one.
         let limit = line.count
         let process = s.index..<l.skip(.processName, from: s.index, to: limit)
