@@ -622,8 +622,11 @@ private struct RecentEvents {
 
     private static let capacity = 3
     private let names: MessageParser
-    /// Oldest first once full; `next` is where the next entry goes.
-    private var entries: [Entry] = []
+    /// Oldest first once full; `next` is where the next entry goes. Held as three values, not an array: an array's
+    /// uniqueness and bounds checks came with every event.
+    private var entries = (Entry(line: 0, classKey: -1, spelledKey: -1), Entry(line: 0, classKey: -1, spelledKey: -1),
+                           Entry(line: 0, classKey: -1, spelledKey: -1))
+    private var count = 0
     /// By position, the names of an entry that has no numbers for them; nil for the others.
     private var spelledOut: [(className: String?, spelled: String)?] = [nil, nil, nil]
     private var anySpelledOut = false
@@ -631,25 +634,37 @@ private struct RecentEvents {
 
     init(names: MessageParser) {
         self.names = names
-        entries.reserveCapacity(RecentEvents.capacity)
     }
 
     mutating func note(line: Int, message: KeyedMessage) {
         let entry = Entry(line: line, classKey: message.classKey, spelledKey: message.spelledKey)
-        if entries.count < RecentEvents.capacity { entries.append(entry) } else { entries[next] = entry }
+        switch next {
+        case 0: entries.0 = entry
+        case 1: entries.1 = entry
+        default: entries.2 = entry
+        }
+        if count < RecentEvents.capacity { count += 1 }
         if message.spelledKey < 0 || message.classKey < 0 {
             spelledOut[next] = (names.className(of: message), names.spelling(of: message))
             anySpelledOut = true
         } else if anySpelledOut, spelledOut[next] != nil {
             spelledOut[next] = nil
         }
-        next = (next + 1) % RecentEvents.capacity
+        next = next == RecentEvents.capacity - 1 ? 0 : next + 1
+    }
+
+    private func entry(at position: Int) -> Entry {
+        switch position {
+        case 0: entries.0
+        case 1: entries.1
+        default: entries.2
+        }
     }
 
     var described: String {
-        let positions = entries.count < RecentEvents.capacity ? Array(entries.indices) : Array(next..<entries.count) + Array(0..<next)
+        let positions = count < RecentEvents.capacity ? Array(0..<count) : Array(next..<count) + Array(0..<next)
         return positions.map { position in
-            let entry = entries[position]
+            let entry = entry(at: position)
             let (className, spelled) = spelledOut[position]
                 ?? (entry.classKey >= 0 ? names.className(forKey: entry.classKey) : nil, names.spelling(forKey: entry.spelledKey))
             return "line \(entry.line) \(className.map { $0 + " " } ?? "")\(spelled)"
