@@ -526,8 +526,8 @@ final class SessionAnalyzer: TransitionContext {
         feed.finding(finding)
     }
 
-    /// Streams the event when the output wants it live, and keeps it on its timeline when the report does.
-    /// Streams the event, and keeps its record on `timeline` when the report lists events.
+    /// Streams the event when the output wants it live, and keeps its record on `timeline` when the report lists
+    /// events.
     private func keep(_ event: LifecycleEvent, subject: String, on timeline: (EventRecord) -> Void) {
         let live = LiveEvent(line: event.line, time: event.time, offsetMs: milliseconds(from: startMicros, to: event.micros),
                              callback: event.message.callback, spelled: names.spelling(of: event.message))
