@@ -150,11 +150,23 @@ struct RememberedBytes {
     /// How many bytes are remembered; 0 when none are.
     private(set) var count = 0
 
-    /// Whether the `count` bytes at `bytes` are the remembered ones.
+    /// Whether the `count` bytes at `bytes` are the remembered ones: compared eight at a time, the last word
+    /// overlapping the one before it (no byte outside either side is read).
     @inline(__always)
     func equals(_ bytes: UnsafeRawPointer, count: Int) -> Bool {
         guard count == self.count, count > 0 else { return false }
-        return withUnsafeBytes(of: storage) { memcmp($0.baseAddress!, bytes, count) == 0 }
+        return withUnsafeBytes(of: storage) { stored in
+            let remembered = stored.baseAddress!
+            guard count >= 8 else { return memcmp(remembered, bytes, count) == 0 }
+            var offset = 0
+            while offset + 8 < count {
+                guard remembered.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                        == bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
+                offset += 8
+            }
+            return remembered.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                == bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+        }
     }
 
     /// Remembers the `count` bytes at `bytes`, or forgets when there are more than `capacity`.
