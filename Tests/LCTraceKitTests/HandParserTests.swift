@@ -87,6 +87,31 @@ import Testing
         }
     }
 
+    /// Remembered bytes compare equal to exactly the same bytes: every length it keeps, a change at every position,
+    /// and one byte more or less.
+    @Test func rememberedBytesEqualOnlyTheSameBytes() {
+        let source = (0..<40).map { UInt8(0x41 + $0 % 26) }
+        for count in 1...RememberedBytes.capacity {
+            var remembered = RememberedBytes()
+            source.withUnsafeBytes { remembered.remember($0.baseAddress!, count: count) }
+            source.withUnsafeBytes { bytes in
+                #expect(remembered.equals(bytes.baseAddress!, count: count), "length \(count)")
+                #expect(!remembered.equals(bytes.baseAddress!, count: count - 1), "length \(count), one less")
+                #expect(!remembered.equals(bytes.baseAddress!, count: count + 1), "length \(count), one more")
+            }
+            for position in 0..<count {
+                var changed = source
+                changed[position] ^= 0x20
+                changed.withUnsafeBytes { bytes in
+                    #expect(!remembered.equals(bytes.baseAddress!, count: count), "length \(count), changed at \(position)")
+                }
+            }
+        }
+        var beyond = RememberedBytes()
+        source.withUnsafeBytes { beyond.remember($0.baseAddress!, count: RememberedBytes.capacity + 1) }
+        source.withUnsafeBytes { #expect(!beyond.equals($0.baseAddress!, count: RememberedBytes.capacity + 1)) }
+    }
+
     /// The whole report, byte for byte, with and without the hand-written matchers.
     @Test func reportsAreTheSameWithoutTheFastPath() throws {
         for (seed, format) in [(41, "nslog-classic"), (42, "nslog-modern")] {
