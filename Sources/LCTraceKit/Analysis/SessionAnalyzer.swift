@@ -214,6 +214,7 @@ final class SessionAnalyzer: TransitionContext {
         app.finalPhase = activity.appPhase
     }
 
+    @inline(__always)
     private func recordLaunchTiming(_ callback: Callback, micros: Int64?) {
         guard let micros else { return }
         switch callback {
@@ -369,6 +370,7 @@ final class SessionAnalyzer: TransitionContext {
     }
 
     /// Book-keeping after the automaton step: timeline, durations, view-life flags.
+    @inline(__always)
     private func update(_ index: Int, with event: LifecycleEvent, flagged: Bool) {
         if recordsEvents { keep(event, subject: controllerNames[index]) { controllerReports[index].events.append($0) } }
         // In place (inout on the elements): a copy of the state would duplicate its arrays on every callback.
@@ -583,6 +585,7 @@ private struct InstanceIndex {
     /// copy of the list would be retained and released on every callback.
     /// (`mutating` only so that the caller reads the index in place: a non-mutating call on a class's stored
     /// struct copies it, retaining its storage, on every callback.)
+    @inline(__always)
     mutating func newest(classKey: Int32, name: InstanceName?) -> (index: Int, count: Int)? {
         guard let name else {
             let key = Int(classKey)

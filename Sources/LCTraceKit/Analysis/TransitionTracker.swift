@@ -83,6 +83,7 @@ struct TransitionTracker {
             return side
         }
 
+        @inline(__always)
         func allAtRest(_ context: any TransitionContext) -> Bool {
             participants.allSatisfy { context.phase(of: $0.controller).isAtRest }
         }

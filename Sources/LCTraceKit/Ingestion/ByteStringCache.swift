@@ -25,6 +25,7 @@ struct ByteStringCache<Value> {
 
     /// The value kept for `bytes`, or nil when none is (`store` keeps one). Found by hashing and comparing the
     /// bytes; a lookup and a store take no closure, so the caller's state is not captured (and retained) per lookup.
+    @inline(__always)
     func value(for bytes: UnsafeRawBufferPointer) -> Value? {
         guard bytes.count <= maxKeyLength else { return nil }
         let (index, found) = slot(for: bytes, hash: ByteStringCache.hash(bytes))
@@ -43,6 +44,7 @@ struct ByteStringCache<Value> {
     }
 
     /// The slot holding `bytes`, or the empty slot where they would go.
+    @inline(__always)
     private func slot(for bytes: UnsafeRawBufferPointer, hash: UInt32) -> (index: Int, found: Bool) {
         let mask = slots.count - 1
         var index = Int(hash) & mask
@@ -61,6 +63,7 @@ struct ByteStringCache<Value> {
 
     /// Eight bytes at a time (the last word overlapping), mixed by multiplication; bytes outside `bytes` are
     /// never read.
+    @inline(__always)
     private static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         let multiplier: UInt64 = 0xFF51_AFD7_ED55_8CCD
         let count = bytes.count

@@ -339,6 +339,7 @@ public final class MessageParser {
         return message
     }
 
+    @inline(__always)
     private static func marker(_ bytes: UnsafeRawBufferPointer.SubSequence) -> Callback? {
         if isMainMarker(bytes) { return .main }
         if has(bytes, prefix: memoryWarningMarker) { return .receivedMemoryWarning }

@@ -168,6 +168,7 @@ struct JSONWriter {
         newline()
     }
 
+    @inline(__always)
     private mutating func newline() {
         guard pretty else { return }
         let indent = level * 2
@@ -336,6 +337,7 @@ struct JSONWriter {
 
     /// Writes `"text"` when the text needs no escaping, copying and checking it in the same eight-byte words;
     /// otherwise writes nothing and returns false.
+    @inline(__always)
     static func appendQuotedIfPlain(_ text: UnsafeRawBufferPointer, to buffer: ByteBuffer) -> Bool {
         var plain = true
         buffer.write(atMost: text.count + quotedSlack) { room in

@@ -155,15 +155,18 @@ public struct LiveItemLines: Sendable {
         var plain = true
         text.write(atMost: room) { start in
             var at = 0
+            @inline(__always)
             func literal(_ text: StaticString) {
                 memcpy(start + at, text.utf8Start, text.utf8CodeUnitCount)
                 at += text.utf8CodeUnitCount
             }
+            @inline(__always)
             func quoted(_ bytes: UnsafeRawBufferPointer) -> Bool {
                 guard let written = JSONWriter.writeQuotedIfPlain(bytes, at: start + at) else { return false }
                 at += written
                 return true
             }
+            @inline(__always)
             func quoted(_ string: String) -> Bool {
                 string.utf8.withContiguousStorageIfAvailable { quoted(UnsafeRawBufferPointer($0)) } ?? false
             }
