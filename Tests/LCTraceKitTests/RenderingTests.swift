@@ -231,7 +231,7 @@ import Testing
         for value in values {
             let text = ByteBuffer()
             text.append(UInt8(ascii: "x"))
-            text.appendDecimal(value)
+            text.write(atMost: ByteBuffer.maxDecimalDigits) { ByteBuffer.writeDecimal(value, at: $0) }
             let written = String(decoding: UnsafeRawBufferPointer(rebasing: text.bytes[1...]), as: UTF8.self)
             if written != String(value) {
                 Issue.record("\(value) written as \(written)")

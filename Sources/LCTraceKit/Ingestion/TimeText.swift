@@ -44,9 +44,6 @@ public struct TimeText: Sendable, Equatable, CustomStringConvertible {
         withUnsafeMutableBytes(of: &inline) { $0.baseAddress!.copyMemory(from: source, byteCount: bytes.count) }
     }
 
-    /// The text's length in bytes.
-    var utf8Count: Int { long?.utf8.count ?? count }
-
     /// The text, made into a String now.
     public var string: String {
         withUTF8 { String(decoding: $0, as: UTF8.self) }

@@ -67,13 +67,8 @@ final class ByteBuffer: @unchecked Sendable {
     /// The most digits a decimal `UInt64` has.
     static let maxDecimalDigits = 20
 
-    /// The decimal digits of `value`, written in place from the last, two at a time.
-    func appendDecimal(_ value: UInt64) {
-        if count + ByteBuffer.maxDecimalDigits > capacity { grow(to: count + ByteBuffer.maxDecimalDigits) }
-        count += ByteBuffer.writeDecimal(value, at: UnsafeMutableRawPointer(start + count))
-    }
-
-    /// Writes the decimal digits of `value` at `target` (room for `maxDecimalDigits`); returns how many.
+    /// Writes the decimal digits of `value` at `target` (room for `maxDecimalDigits`), from the last, two at a time;
+    /// returns how many.
     @inline(__always)
     static func writeDecimal(_ value: UInt64, at target: UnsafeMutableRawPointer) -> Int {
         var length = 1

@@ -230,12 +230,12 @@ struct JSONWriter {
 
     @inline(__always)
     mutating func member(_ name: StaticString, _ value: Int?) {
-        guard let value else { member(name, valueRoom: 4) { JSONWriter.writeNull(at: $0) }; return }
+        guard let value else { nullMember(name); return }
         member(name, value)
     }
 
     mutating func member(_ name: StaticString, _ value: Double?) {
-        guard let value else { member(name, valueRoom: 4) { JSONWriter.writeNull(at: $0) }; return }
+        guard let value else { nullMember(name); return }
         guard let whole = JSONWriter.wholeNumber(value) else { key(name); self.value(value); return }
         member(name, valueRoom: JSONWriter.integerRoom) { JSONWriter.writeInteger(whole, at: $0) }
     }
@@ -247,13 +247,18 @@ struct JSONWriter {
 
     @inline(__always)
     mutating func member(_ name: StaticString, _ value: String?) {
-        guard let value else { member(name, valueRoom: 4) { JSONWriter.writeNull(at: $0) }; return }
+        guard let value else { nullMember(name); return }
         member(name, value)
     }
 
     mutating func member(_ name: StaticString, _ value: TimeText?) {
-        guard let value else { member(name, valueRoom: 4) { JSONWriter.writeNull(at: $0) }; return }
+        guard let value else { nullMember(name); return }
         value.withUTF8 { member(name, utf8: $0) }
+    }
+
+    /// A member whose value is `null`, with its name in one write.
+    private mutating func nullMember(_ name: StaticString) {
+        member(name, valueRoom: 4) { JSONWriter.writeNull(at: $0) }
     }
 
     /// A member with a string value: with its name in one write when the text needs no escaping.
