@@ -112,6 +112,22 @@ import Testing
         source.withUnsafeBytes { #expect(!beyond.equals($0.baseAddress!, count: RememberedBytes.capacity + 1)) }
     }
 
+    /// The name cache finds every key it kept after growing its table many times over, finds no key it was not
+    /// given, and keeps no more than its limit.
+    @Test func byteStringCacheKeepsEveryKeyAcrossGrowthUpToItsLimit() {
+        let limit = 300
+        var cache = ByteStringCache<Int>(limit: limit)
+        let keys = (0..<400).map { Array("Controller\($0)ViewController".utf8) }
+        for (number, key) in keys.enumerated() {
+            key.withUnsafeBytes { cache.store(number, for: $0) }
+        }
+        for (number, key) in keys.enumerated() {
+            let found = key.withUnsafeBytes { cache.value(for: $0) }
+            #expect(found == (number < limit ? number : nil), "key \(number)")
+        }
+        Array("ControllerViewController".utf8).withUnsafeBytes { #expect(cache.value(for: $0) == nil) }
+    }
+
     /// The whole report, byte for byte, with and without the hand-written matchers.
     @Test func reportsAreTheSameWithoutTheFastPath() throws {
         for (seed, format) in [(41, "nslog-classic"), (42, "nslog-modern")] {

@@ -1,6 +1,8 @@
 /// Values made once per distinct short byte string (class names, selectors) and found again by their bytes,
 /// without allocating: the hot path sees the same few dozen names millions of times. Holds at most `limit`
-/// entries, so hostile input cannot grow it; past that, values are made afresh each time.
+/// entries, so hostile input cannot grow it; past that, values are made afresh each time. The table starts small
+/// and doubles as entries come, at most half full: a few dozen names then sit in a few cache lines, where a
+/// lookup that misses (a line that is no lifecycle message) does not go to memory.
 struct ByteStringCache<Value> {
     private struct Slot {
         var hash: UInt32 = 0
@@ -18,10 +20,10 @@ struct ByteStringCache<Value> {
 
     init(limit: Int = 4096) {
         self.limit = limit
-        var capacity = 16
-        while capacity < limit * 2 { capacity *= 2 }
-        slots = Array(repeating: Slot(), count: capacity)
+        slots = Array(repeating: Slot(), count: ByteStringCache.initialSlots)
     }
+
+    private static var initialSlots: Int { 64 }
 
     /// The value kept for `bytes`, or nil when none is (`store` keeps one). Found by hashing and comparing the
     /// bytes; a lookup and a store take no closure, so the caller's state is not captured (and retained) per lookup.
@@ -38,9 +40,26 @@ struct ByteStringCache<Value> {
         let hash = ByteStringCache.hash(bytes)
         let (index, found) = slot(for: bytes, hash: hash)
         guard !found else { return }
+        if (values.count + 1) * 2 > slots.count {
+            grow()
+            store(value, for: bytes)
+            return
+        }
         slots[index] = Slot(hash: hash, offset: Int32(keyBytes.count), length: Int32(bytes.count), value: Int32(values.count))
         keyBytes.append(contentsOf: bytes)
         values.append(value)
+    }
+
+    /// Twice the slots, each entry moved to its place in them.
+    private mutating func grow() {
+        let old = slots
+        slots = Array(repeating: Slot(), count: old.count * 2)
+        let mask = slots.count - 1
+        for slot in old where slot.length >= 0 {
+            var index = Int(slot.hash) & mask
+            while slots[index].length >= 0 { index = (index + 1) & mask }
+            slots[index] = slot
+        }
     }
 
     /// The slot holding `bytes`, or the empty slot where they would go.
