@@ -1,5 +1,5 @@
 /// Where the app (scene-less apps) or one scene is in its activation life (lifecycle-ground-truth §3).
-public enum ActivityPhase: String, Sendable {
+public enum ActivityPhase: String, Sendable, CaseIterable {
     /// Nothing seen yet, or the log started late: the first callback is accepted.
     case unknown
     /// willFinishLaunching seen.
@@ -16,11 +16,17 @@ public enum ActivityPhase: String, Sendable {
     case terminated
     /// sceneDidDisconnect.
     case disconnected
+
+    /// The case's position in `allCases`, for table lookups.
+    var ordinal: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
 }
 
 /// The callbacks of the app-delegate and scene-delegate state machines, with the family difference removed.
-enum ActivityStep: Sendable {
+enum ActivityStep: Sendable, CaseIterable {
     case willLaunch, launch, connect, enterForeground, becomeActive, resignActive, enterBackground, terminate, disconnect
+
+    /// The case's position in `allCases`, for table lookups.
+    var ordinal: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
 
     init?(_ callback: Callback) {
         switch callback {
@@ -95,12 +101,21 @@ enum ActivityAutomaton {
     ]
 
     static func step(_ step: ActivityStep, from phase: ActivityPhase) -> (next: ActivityPhase, violation: Rule?) {
-        // A launch or connection reported after the state already moved on (its own finding) does not move it back.
-        if step == .willLaunch || step == .launch || step == .connect,
-           ![.unknown, .launching, .terminated, .disconnected].contains(phase) {
-            return (phase, violations[phase]?[step])
+        cells[phase.ordinal * ActivityStep.allCases.count + step.ordinal]
+    }
+
+    /// Every step from every phase, worked out once from `violations` into one flat array indexed by phase and step:
+    /// one load per callback instead of two dictionary lookups.
+    private static let cells: [(next: ActivityPhase, violation: Rule?)] = ActivityPhase.allCases.flatMap { phase in
+        ActivityStep.allCases.map { step in
+            let violation = violations[phase]?[step]
+            // A launch or connection reported after the state already moved on (its own finding) does not move it back.
+            if step == .willLaunch || step == .launch || step == .connect,
+               ![.unknown, .launching, .terminated, .disconnected].contains(phase) {
+                return (phase, violation)
+            }
+            return (step.implied, violation)
         }
-        return (step.implied, violations[phase]?[step])
     }
 
     /// What UIKit would have sent instead, for the finding's `expected`.
