@@ -37,9 +37,20 @@ final class InputKnowledge {
         return false
     }
 
-    func noteDealloc(_ className: String) {
+    /// Notes that the class logs dealloc. `classKey` is the class's number from the message parser, or negative
+    /// when it has none: a class already noted under its number is not hashed again.
+    func noteDealloc(_ className: String, classKey: Int32) {
+        if classKey >= 0 {
+            let key = Int(classKey)
+            if key < notedClassKeys.count, notedClassKeys[key] { return }
+            if key >= notedClassKeys.count { notedClassKeys += repeatElement(false, count: key + 1 - notedClassKeys.count) }
+            notedClassKeys[key] = true
+        }
         classesLoggingDealloc.insert(className)
     }
+
+    /// By class number: the classes `noteDealloc` put in `classesLoggingDealloc` already.
+    private var notedClassKeys: [Bool] = []
 }
 
 /// One view-controller instance being tracked through a session (its report is kept beside it, by the same index).
@@ -286,7 +297,7 @@ final class SessionAnalyzer: TransitionContext {
             }
         }
         if callback.beginsLife { logsViewLoading = true }
-        if callback == .dealloc { knowledge.noteDealloc(controllerReports[index].className) }
+        if callback == .dealloc { knowledge.noteDealloc(controllerReports[index].className, classKey: event.message.classKey) }
         if callback == .dealloc || callback == .viewWillAppear { leaks.disarm(index) }
         update(index, with: event, flagged: violated)
         if callback.isAppearanceCallback {
