@@ -1,8 +1,8 @@
 /// Values made once per distinct short byte string (class names, selectors) and found again by their bytes,
 /// without allocating: the hot path sees the same few dozen names millions of times. Holds at most `limit`
 /// entries, so hostile input cannot grow it; past that, values are made afresh each time. The table starts small
-/// and doubles as entries come, at most half full: a few dozen names then sit in a few cache lines, where a
-/// lookup that misses (a line that is no lifecycle message) does not go to memory.
+/// and doubles as entries come, at most half full: the few dozen names an app logs take a few KiB, not the
+/// 128 KiB the table reaches at its limit.
 struct ByteStringCache<Value> {
     private struct Slot {
         var hash: UInt32 = 0
