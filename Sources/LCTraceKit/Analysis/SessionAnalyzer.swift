@@ -108,8 +108,6 @@ final class SessionAnalyzer: TransitionContext {
     /// Each instance's report, by the same index as its state: handed to the session's report as it is at the end
     /// (a report inside each state would be copied out of it, element by element).
     private var controllerReports: [ControllerReport] = []
-    /// Each instance's report id, by index: read without touching (or copying) its state.
-    private var controllerNames: [String] = []
     private var instances = InstanceIndex()
     private var transitions = TransitionTracker()
     private var transitionReports: [TransitionReport] = []
@@ -159,7 +157,6 @@ final class SessionAnalyzer: TransitionContext {
         self.recentEvents = RecentEvents(names: names)
         controllers.reserveCapacity(expected.controllers)
         controllerReports.reserveCapacity(expected.controllers)
-        controllerNames.reserveCapacity(expected.controllers)
         transitionReports.reserveCapacity(expected.transitions)
     }
 
@@ -274,7 +271,7 @@ final class SessionAnalyzer: TransitionContext {
         if callback == .viewDidLoad {
             violated = checkViewLoad(index, event: event, outcome: outcome, spawned: &index)
         } else if callback == .unbalancedAppearanceNotice {
-            let name = controllerNames[index]
+            let name = self.name(of: index)
             emit(Deviation(rule: .unbalancedAppearanceTransition, line: event.line, subject: name,
                            message: "UIKit reported unbalanced calls to begin/end appearance transitions for \(name)",
                            expected: "each beginAppearanceTransition closed by one endAppearanceTransition", actual: names.spelling(of: event.message)))
@@ -284,7 +281,7 @@ final class SessionAnalyzer: TransitionContext {
             case .to(let next):
                 controllers[index].phase = next
             case .violation(let rule, let next):
-                let name = controllerNames[index]
+                let name = self.name(of: index)
                 emit(Deviation(
                     rule: rule, line: event.line, subject: name,
                     message: violationMessage(rule, callback: callback, phase: controllers[index].phase, name: name),
@@ -320,7 +317,7 @@ final class SessionAnalyzer: TransitionContext {
             if callback == pair.open { controllers[index].openContainment.insert(pair.open) }
             guard callback == pair.close else { continue }
             if controllers[index].openContainment.remove(pair.open) == nil {
-                let name = controllerNames[index]
+                let name = self.name(of: index)
                 emit(Deviation(rule: pair.rule, line: line, subject: name,
                                message: "\(pair.close.rawValue) on \(name) with no \(pair.open.rawValue) before it",
                                expected: "\(pair.open.rawValue) first", actual: pair.close.rawValue))
@@ -333,8 +330,8 @@ final class SessionAnalyzer: TransitionContext {
     private func checkViewLoad(_ index: Int, event: LifecycleEvent, outcome: ControllerStepOutcome, spawned: inout Int) -> Bool {
         let state = controllers[index]
         if let early = state.appearanceWithoutLoad, !state.hasLoadedView {
-            emit(Deviation(rule: .appearanceBeforeViewDidLoad, line: event.line, subject: controllerNames[index],
-                           message: "viewDidLoad came after \(early.callback.rawValue) (line \(early.line)) on \(controllerNames[index])",
+            emit(Deviation(rule: .appearanceBeforeViewDidLoad, line: event.line, subject: name(of: index),
+                           message: "viewDidLoad came after \(early.callback.rawValue) (line \(early.line)) on \(name(of: index))",
                            expected: "viewDidLoad before \(early.callback.rawValue)", actual: "viewDidLoad after \(early.callback.rawValue)"))
             markLoaded(index)
             return true
@@ -347,24 +344,24 @@ final class SessionAnalyzer: TransitionContext {
         if state.viewMayBeUnloaded || !state.hasLoadedView {
             // The view was purged (memory warning, viewDidUnload) and is loaded again: legal while hidden (§8).
             if state.phase == .visible {
-                emit(Deviation(rule: .viewReloadedWhileVisible, line: event.line, subject: controllerNames[index],
-                               message: "\(controllerNames[index]) reloaded its view while on screen, after a memory warning",
+                emit(Deviation(rule: .viewReloadedWhileVisible, line: event.line, subject: name(of: index),
+                               message: "\(name(of: index)) reloaded its view while on screen, after a memory warning",
                                expected: "purge only the views of controllers not on screen", actual: "viewDidLoad while visible"))
             }
             markLoaded(index)
             return false
         }
         if controllerReports[index].address != nil {
-            emit(Deviation(rule: .viewLoadedTwice, line: event.line, subject: controllerNames[index],
-                           message: "\(controllerNames[index]) loaded its view again with no memory warning or viewDidUnload in between",
+            emit(Deviation(rule: .viewLoadedTwice, line: event.line, subject: name(of: index),
+                           message: "\(name(of: index)) loaded its view again with no memory warning or viewDidUnload in between",
                            expected: "one viewDidLoad per view life", actual: "viewDidLoad again"))
             markLoaded(index)
             return true
         }
         // No address: two instances of one class are common (ground truth §11.1). Track a new one, and warn.
         spawned = makeInstance(for: event)
-        emit(Deviation(rule: .viewLoadedTwice, line: event.line, subject: controllerNames[spawned],
-                       message: "\(controllerReports[index].className) loaded a view again with no memory warning in between; without instance addresses this is taken as a second instance, \(controllerNames[spawned])",
+        emit(Deviation(rule: .viewLoadedTwice, line: event.line, subject: name(of: spawned),
+                       message: "\(controllerReports[index].className) loaded a view again with no memory warning in between; without instance addresses this is taken as a second instance, \(name(of: spawned))",
                        expected: "one viewDidLoad per view life", actual: "viewDidLoad again", cap: .warning))
         controllers[spawned].phase = .hidden
         markLoaded(spawned)
@@ -383,7 +380,7 @@ final class SessionAnalyzer: TransitionContext {
     /// Book-keeping after the automaton step: timeline, durations, view-life flags.
     @inline(__always)
     private func update(_ index: Int, with event: LifecycleEvent, flagged: Bool) {
-        if recordsEvents { keep(event, subject: controllerNames[index]) { controllerReports[index].events.append($0) } }
+        if recordsEvents { keep(event, subject: name(of: index)) { controllerReports[index].events.append($0) } }
         // In place (inout on the elements): a copy of the state would duplicate its arrays on every callback.
         SessionAnalyzer.update(&controllers[index], &controllerReports[index], with: event, flagged: flagged)
     }
@@ -458,7 +455,6 @@ final class SessionAnalyzer: TransitionContext {
         var id = address.map { "\(className)@\($0)" } ?? className
         if ordinal > 1 { id += "#\(ordinal)" }
         let index = controllers.count
-        controllerNames.append(id)
         controllers.append(ControllerState())
         controllerReports.append(ControllerReport(id: id, className: className, address: address, firstLine: event.line,
                                                   lastLine: event.line, eventCount: 0, events: [], loadToFirstAppearMs: nil,
@@ -469,7 +465,8 @@ final class SessionAnalyzer: TransitionContext {
 
     // MARK: TransitionContext
 
-    func name(of controller: Int) -> String { controllerNames[controller] }
+    /// The instance's report id, read in place.
+    func name(of controller: Int) -> String { controllerReports[controller].id }
 
     func phase(of controller: Int) -> ControllerPhase { controllers[controller].phase }
 
@@ -512,7 +509,7 @@ final class SessionAnalyzer: TransitionContext {
     }
 
     private func emitLeak(_ leak: LeakWatch.Armed, confirmed: Bool) {
-        let name = controllerNames[leak.controller]
+        let name = self.name(of: leak.controller)
         let within = leak.micros == nil ? "before the session ended" : "within \(JSONValue.format(rules.leakTimeoutSeconds)) s"
         emit(Deviation(
             rule: .possibleLeak, line: leak.line, subject: name,
