@@ -81,11 +81,14 @@ import Testing
         analyzer.finish()
         var session = try #require(sink.sessions.first)
         #expect(session.index == 1)
-        let renderers: [(Output) -> any ReportSink] = [
-            { JSONRenderer(output: $0, includeEvents: true) },
-            { NDJSONRenderer(output: $0, includeEvents: true, flushEachLine: false) },
+        // Each renderer, and the text its session shows the new number in.
+        let renderers: [((Output) -> any ReportSink, String)] = [
+            ({ JSONRenderer(output: $0, includeEvents: true) }, "\"index\": 12,"),
+            ({ NDJSONRenderer(output: $0, includeEvents: true, flushEachLine: false) }, "\"index\":12,"),
+            ({ TextRenderer(output: $0, style: TextStyle(enabled: false), includeEvents: true) }, "Session 12 · "),
+            ({ TextRenderer(output: $0, style: TextStyle(enabled: true), includeEvents: false) }, "\u{1B}[1mSession 12 · "),
         ]
-        for makeRenderer in renderers {
+        for (makeRenderer, numbered) in renderers {
             let ahead = Output()
             let aheadSink = makeRenderer(ahead)
             let text = ByteBuffer()
@@ -99,7 +102,7 @@ import Testing
             makeRenderer(direct).sessionClosed(session)
             session.index = 1
             #expect(ahead.text == direct.text)
-            #expect(ahead.text.contains("12,"))
+            #expect(ahead.text.contains(numbered))
             #expect(!ahead.text.contains("earlier items"))
         }
     }
@@ -238,5 +241,46 @@ import Testing
                 return
             }
         }
+    }
+
+    /// The text report's times and durations, written as bytes, are the text of their String definition, for whole
+    /// and fractional milliseconds, halves at every place, negative values and zeros, and values too large for the
+    /// byte path.
+    @Test func textDurationsMatchTheirStringDefinition() {
+        var values: [Double] = [0, -0.0, 0.04, -0.04, 0.05, -0.05, 0.5, -0.5, 999.94, 999.95, 999.96, 999.9996, 1000,
+                                -1000, 1e11, 1e12 - 1, 1e12, 1e13, 1e15 + 0.5, 1e16, 1e20, -1e20, .nan, .infinity, -.infinity,
+                                .ulpOfOne, .leastNonzeroMagnitude, .greatestFiniteMagnitude]
+        var generator = SystemRandomNumberGenerator()
+        for scale in [1.0, 10, 1000, 1e6, 1e9, 1e12, 1e15] {
+            for _ in 0..<3000 {
+                values.append(Double.random(in: -scale...scale, using: &generator))
+                // Whole microseconds, as logged times give, and halves of the places the report rounds to.
+                let micros = Double(Int64.random(in: -Int64(scale * 1000)...Int64(scale * 1000), using: &generator))
+                values += [micros / 1000, (micros + 0.5) / 1000, (micros + 0.5) / 10]
+            }
+        }
+        for ms in values {
+            for (name, bytes, string) in [("seconds", { (w: TextWriter) in w.seconds(ms) }, TextFormat.seconds(ms)),
+                                          ("duration", { (w: TextWriter) in w.duration(ms) }, TextFormat.duration(ms))] {
+                let text = ByteBuffer()
+                bytes(TextWriter(buffer: text, style: TextStyle(enabled: false)))
+                let written = String(decoding: text.bytes, as: UTF8.self)
+                if written != string {
+                    Issue.record("\(name)(\(ms)) written as \(written), defined as \(string)")
+                    return
+                }
+            }
+        }
+    }
+
+    @Test func leftPaddingInsertsSpacesBeforeWhatWasWritten() {
+        let text = ByteBuffer(capacity: 16)
+        let w = TextWriter(buffer: text, style: TextStyle(enabled: false))
+        w.write("ab")
+        w.leftPadded(to: 10) { w.write("+1.5 s") }
+        w.leftPadded(to: 3) { w.write("long") }
+        w.leftPadded(to: 2) {}
+        w.write("|")
+        #expect(String(decoding: text.bytes, as: UTF8.self) == "ab    +1.5 slong  |")
     }
 }

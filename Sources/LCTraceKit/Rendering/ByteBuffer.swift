@@ -101,6 +101,15 @@ final class ByteBuffer: @unchecked Sendable {
         start[index] = byte
     }
 
+    /// Inserts `count` copies of `byte` at `index`, moving the bytes from there on after them.
+    func insert(_ byte: UInt8, count inserted: Int, at index: Int) {
+        precondition(index <= count && inserted >= 0)
+        if count + inserted > capacity { grow(to: count + inserted) }
+        memmove(start + index + inserted, start + index, count - index)
+        (start + index).initialize(repeating: byte, count: inserted)
+        count += inserted
+    }
+
     private func grow(to needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }

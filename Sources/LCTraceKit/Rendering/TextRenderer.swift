@@ -20,17 +20,26 @@ public struct TextStyle: Sendable {
 ///
 /// Live (input from a pipe or terminal, or `--follow`), each finding is printed and flushed the moment it is
 /// decided, and the session blocks that follow leave their findings out.
+///
+/// Session blocks are written as bytes (`TextWriter`), by the same function whether this renderer writes them or a
+/// parallel run's worker renders them ahead of time (`sessionRendering`).
 public final class TextRenderer: ReportSink {
     private let output: Output
     private let style: TextStyle
     private let includeEvents: Bool
     private let live: Bool
+    private let sessionBlock: SessionRendering
+    /// Reused for every session block, so its memory is allocated once.
+    private let block = ByteBuffer(capacity: 1 << 12)
 
     public init(output: Output, style: TextStyle, includeEvents: Bool, live: Bool = false) {
         self.output = output
         self.style = style
         self.includeEvents = includeEvents
         self.live = live
+        sessionBlock = SessionRendering(head: style.enabled ? "\u{1B}[1mSession " : "Session ") { session, text in
+            TextRenderer.writeSession(session, to: TextWriter(buffer: text, style: style), events: includeEvents, findings: !live)
+        }
     }
 
     public func beginInput(_ name: String) {}
@@ -43,59 +52,183 @@ public final class TextRenderer: ReportSink {
     public func endInput(_ summary: InputSummary) {}
 
     public func sessionClosed(_ session: SessionReport) {
-        var header = "Session \(session.index) · \(session.input)"
-        if let process = session.process { header += " · \(process)" + (session.pid.map { "[\($0)]" } ?? "") }
-        header += " · lines \(session.startLine)–\(session.endLine)"
-        if let duration = session.durationMs { header += " · \(TextRenderer.duration(duration))" }
-        output.write(style.bold(header) + "\n")
+        block.removeAll()
+        _ = sessionBlock(session, into: block)
+        output.write(block.bytes)
+        if live { output.flush() }
+    }
 
-        if !session.launch.isEmpty {
-            var parts: [String] = []
-            if let ms = session.launch.mainToFirstAppearMs { parts.append("main → first viewDidAppear \(TextRenderer.duration(ms))") }
-            if let ms = session.launch.finishLaunchingToActiveMs { parts.append("didFinishLaunching → active \(TextRenderer.duration(ms))") }
-            output.write("  " + style.bold("Launch") + style.dim("  " + parts.joined(separator: ", ")) + "\n")
+    public var sessionRendering: SessionRendering? { sessionBlock }
+
+    public func writeSession(_ item: RenderedItem, index: Int) {
+        item.write(number: index, to: output)
+        if live { output.flush() }
+    }
+
+    /// One session's block, ending with an empty line. It begins with `Session ` and the session's number (bold
+    /// when colour is on), as `SessionRendering` needs.
+    private static func writeSession(_ session: SessionReport, to w: TextWriter, events: Bool, findings: Bool) {
+        w.bold {
+            w.write("Session ")
+            w.write(session.index)
+            w.write(" · ")
+            w.write(text: session.input)
+            if let process = session.process {
+                w.write(" · ")
+                w.write(text: process)
+                if let pid = session.pid { w.write("["); w.write(pid); w.write("]") }
+            }
+            w.write(" · lines ")
+            w.write(session.startLine)
+            w.write("–")
+            w.write(session.endLine)
+            if let duration = session.durationMs { w.write(" · "); w.duration(duration) }
+        }
+        w.write("\n")
+
+        let launch = session.launch
+        if !launch.isEmpty {
+            w.write("  ")
+            w.bold { w.write("Launch") }
+            w.dim {
+                w.write("  ")
+                if let ms = launch.mainToFirstAppearMs { w.write("main → first viewDidAppear "); w.duration(ms) }
+                if let ms = launch.finishLaunchingToActiveMs {
+                    if launch.mainToFirstAppearMs != nil { w.write(", ") }
+                    w.write("didFinishLaunching → active ")
+                    w.duration(ms)
+                }
+            }
+            w.write("\n")
         }
         if session.app.eventCount > 0 {
-            output.write("  " + style.bold("App") + style.dim("  \(plural(session.app.eventCount, "event")), ends \(session.app.finalPhase.rawValue)") + "\n")
-            if includeEvents { session.app.events.forEach(writeEvent) }
+            w.write("  ")
+            w.bold { w.write("App") }
+            w.dim { w.write("  "); w.plural(session.app.eventCount, "event"); w.write(", ends "); w.write(text: session.app.finalPhase.rawValue) }
+            w.write("\n")
+            if events { writeEvents(session.app.events, to: w) }
         }
         for scene in session.scenes {
-            output.write("  " + style.bold(scene.id) + style.dim("  \(plural(scene.eventCount, "event")), ends \(scene.finalPhase.rawValue)") + "\n")
+            w.write("  ")
+            w.bold { w.write(text: scene.id) }
+            w.dim { w.write("  "); w.plural(scene.eventCount, "event"); w.write(", ends "); w.write(text: scene.finalPhase.rawValue) }
+            w.write("\n")
         }
-        for controller in session.controllers {
-            var facts = [plural(controller.eventCount, "event"), "ends \(controller.finalPhase.rawValue)"]
-            if let load = controller.loadToFirstAppearMs { facts.append("viewDidLoad→viewDidAppear \(TextRenderer.duration(load))") }
-            let onScreen = controller.appearances.compactMap(\.durationMs)
-            if !onScreen.isEmpty { facts.append("on screen " + onScreen.map(TextRenderer.duration).joined(separator: ", ")) }
-            output.write("  " + style.bold(controller.id) + style.dim("  " + facts.joined(separator: ", ")) + "\n")
-            if includeEvents { controller.events.forEach(writeEvent) }
-        }
-        if !session.transitions.isEmpty {
-            output.write("  " + style.bold("Transitions") + "\n")
-            let width = session.transitions.map(\.kind.rawValue.count).max() ?? 0
-            for transition in session.transitions {
-                let kind = transition.kind.rawValue.rightPadded(to: width)
-                let parties: String
-                switch (transition.from, transition.to) {
-                case (let from?, let to?) where transition.controllers.count == 2: parties = "\(from) → \(to)"
-                case (nil, _?) where transition.controllers.count == 1 && !transition.kind.endsWhereItBegan:
-                    parties = "→ " + transition.controllers[0]
-                case (_?, nil) where transition.controllers.count == 1 && !transition.kind.endsWhereItBegan:
-                    parties = transition.controllers[0] + " →"
-                default: parties = transition.controllers.joined(separator: ", ")
-                }
-                var line = "    \(kind)  \(parties)" + style.dim("  lines \(transition.startLine)–\(transition.endLine)")
-                if let duration = transition.durationMs { line += style.dim(", \(TextRenderer.duration(duration))") }
-                if let declared = transition.declared { line += style.dim(", declared \(declared.rawValue) at line \(transition.declaredLine ?? 0)") }
-                output.write(line + "\n")
+        session.controllers.withUnsafeBufferPointer { controllers in
+            for index in controllers.indices {
+                writeController(controllers[index], to: w)
+                if events { writeEvents(controllers[index].events, to: w) }
             }
         }
-        if !session.findings.isEmpty, !live {
-            output.write("  " + style.bold("Findings") + "\n")
-            for finding in session.findings { output.write("    " + formatFinding(finding) + "\n") }
+        if !session.transitions.isEmpty {
+            w.write("  ")
+            w.bold { w.write("Transitions") }
+            w.write("\n")
+            var width = 0
+            for transition in session.transitions { width = max(width, transition.kind.rawValue.utf8.count) }
+            session.transitions.withUnsafeBufferPointer { transitions in
+                for index in transitions.indices { writeTransition(transitions[index], kindWidth: width, to: w) }
+            }
         }
-        output.write("\n")
-        if live { output.flush() }
+        if findings, !session.findings.isEmpty {
+            w.write("  ")
+            w.bold { w.write("Findings") }
+            w.write("\n")
+            for finding in session.findings {
+                w.write("    ")
+                writeFinding(finding, to: w)
+                w.write("\n")
+            }
+        }
+        w.write("\n")
+    }
+
+    /// `  Name  3 events, ends hidden, viewDidLoad→viewDidAppear 8 ms, on screen 765 ms, 1.335 s`
+    private static func writeController(_ controller: ControllerReport, to w: TextWriter) {
+        w.write("  ")
+        w.bold { w.write(text: controller.id) }
+        w.dim {
+            w.write("  ")
+            w.plural(controller.eventCount, "event")
+            w.write(", ends ")
+            w.write(text: controller.finalPhase.rawValue)
+            if let load = controller.loadToFirstAppearMs { w.write(", viewDidLoad→viewDidAppear "); w.duration(load) }
+            var first = true
+            for span in controller.appearances {
+                guard let duration = span.durationMs else { continue }
+                w.write(first ? ", on screen " : ", ")
+                w.duration(duration)
+                first = false
+            }
+        }
+        w.write("\n")
+    }
+
+    /// `    push    A → B  lines 5–9, 510 ms, declared push at line 4`
+    private static func writeTransition(_ transition: TransitionReport, kindWidth: Int, to w: TextWriter) {
+        w.write("    ")
+        w.write(text: transition.kind.rawValue)
+        for _ in transition.kind.rawValue.utf8.count..<max(kindWidth, transition.kind.rawValue.utf8.count) { w.write(" ") }
+        w.write("  ")
+        let controllers = transition.controllers
+        switch (transition.from, transition.to) {
+        case (let from?, let to?) where controllers.count == 2:
+            w.write(text: from)
+            w.write(" → ")
+            w.write(text: to)
+        case (nil, _?) where controllers.count == 1 && !transition.kind.endsWhereItBegan:
+            w.write("→ ")
+            w.write(text: controllers[0])
+        case (_?, nil) where controllers.count == 1 && !transition.kind.endsWhereItBegan:
+            w.write(text: controllers[0])
+            w.write(" →")
+        default:
+            for (index, name) in controllers.enumerated() {
+                if index > 0 { w.write(", ") }
+                w.write(text: name)
+            }
+        }
+        w.dim { w.write("  lines "); w.write(transition.startLine); w.write("–"); w.write(transition.endLine) }
+        if let duration = transition.durationMs { w.dim { w.write(", "); w.duration(duration) } }
+        if let declared = transition.declared {
+            w.dim {
+                w.write(", declared ")
+                w.write(text: declared.rawValue)
+                w.write(" at line ")
+                w.write(transition.declaredLine ?? 0)
+            }
+        }
+        w.write("\n")
+    }
+
+    /// `      +0.015 s  viewDidAppear:  line 9`
+    private static func writeEvents(_ events: [EventRecord], to w: TextWriter) {
+        events.withUnsafeBufferPointer { events in
+            for index in events.indices {
+                let event = events[index]
+                w.write("    ")
+                w.leftPadded(to: 10) {
+                    if let offset = event.offsetMs { w.write("+"); w.seconds(offset) }
+                }
+                w.write("  ")
+                w.write(text: event.spelled)
+                w.dim { w.write("  line "); w.write(event.line) }
+                w.write("\n")
+            }
+        }
+    }
+
+    /// `input:line: severity: [rule] message`
+    private static func writeFinding(_ finding: Finding, to w: TextWriter) {
+        w.write(text: finding.input)
+        w.write(":")
+        w.write(finding.line)
+        w.write(": ")
+        w.severity(finding.severity) { w.write(text: finding.severity.rawValue); w.write(":") }
+        w.write(" [")
+        w.write(text: finding.rule.rawValue)
+        w.write("] ")
+        w.write(text: finding.message)
     }
 
     public func finish(_ summary: RunSummary) {
@@ -125,7 +258,7 @@ public final class TextRenderer: ReportSink {
             output.write("  " + title + "\n")
             for row in rows {
                 output.write("    " + row.name.rightPadded(to: width) + "  " + "\(row.count)×".leftPadded(to: 5)
-                             + style.dim("  p50 \(TextRenderer.duration(row.p50Ms)), p90 \(TextRenderer.duration(row.p90Ms)), max \(TextRenderer.duration(row.maxMs))") + "\n")
+                             + style.dim("  p50 \(TextFormat.duration(row.p50Ms)), p90 \(TextFormat.duration(row.p90Ms)), max \(TextFormat.duration(row.maxMs))") + "\n")
             }
         }
         output.write("\n")
@@ -133,28 +266,9 @@ public final class TextRenderer: ReportSink {
 
     /// `input:line: severity: [rule] message`
     public func formatFinding(_ finding: Finding) -> String {
-        "\(finding.input):\(finding.line): " + style.severity(finding.severity, "\(finding.severity.rawValue):")
-            + " [\(finding.rule.rawValue)] \(finding.message)"
-    }
-
-    private func writeEvent(_ event: EventRecord) {
-        let offset = event.offsetMs.map { "+" + TextRenderer.seconds($0) } ?? ""
-        output.write("    " + offset.leftPadded(to: 10) + "  " + event.spelled + style.dim("  line \(event.line)") + "\n")
-    }
-
-    static func seconds(_ ms: Double) -> String {
-        let value = (ms / 1000 * 1000).rounded() / 1000
-        var text = String(value)
-        if let dot = text.firstIndex(of: ".") {
-            let decimals = text.distance(from: dot, to: text.endIndex) - 1
-            if decimals < 3 { text += String(repeating: "0", count: 3 - decimals) }
-        }
-        return text + " s"
-    }
-
-    /// `1.234 s` from a second up, else milliseconds with at most one decimal (`43.2 ms`).
-    static func duration(_ ms: Double) -> String {
-        ms >= 1000 ? seconds(ms) : JSONValue.format((ms * 10).rounded() / 10) + " ms"
+        let text = ByteBuffer(capacity: 256)
+        TextRenderer.writeFinding(finding, to: TextWriter(buffer: text, style: style))
+        return String(decoding: text.bytes, as: UTF8.self)
     }
 }
 
