@@ -185,7 +185,7 @@ public struct LiveItemLines: Sendable {
             literal(#","offsetMs":"#)
             at += wholeOffset.map { JSONWriter.writeInteger($0, at: start + at) } ?? JSONWriter.writeNull(at: start + at)
             literal(#","callback":"#)
-            callback.withUnsafeBytes { memcpy(start + at, $0.baseAddress!, $0.count) }
+            callback.withUnsafeBytes { _ = memcpy(start + at, $0.baseAddress!, $0.count) }
             at += callback.count
             literal(#","spelled":"#)
             guard quoted(event.spelled) else { plain = false; return 0 }
