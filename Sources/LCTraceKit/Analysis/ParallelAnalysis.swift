@@ -67,11 +67,12 @@ public struct InputFailure: Error, CustomStringConvertible {
 
 /// Everything a worker's analysis reported, in order.
 final class Recording: ReportSink, LiveEventSink, @unchecked Sendable {
-    /// The rare, large items are boxed, so that the many events do not each take the room of a session report.
+    /// The rare or large items are boxed, so that the many rendered events do not each take the room of a session
+    /// report (or of an event record, kept only for sinks that cannot render ahead).
     enum Item {
         indirect case begin(String)
         indirect case finding(Finding)
-        case event(EventRecord, subject: String, session: Int, input: String)
+        indirect case event(EventRecord, subject: String, session: Int, input: String)
         /// An event or transition rendered by the worker (the sink's `liveItemLines`).
         case rendered(RenderedItem, session: Int)
         indirect case transition(TransitionReport, session: Int, input: String)
@@ -84,7 +85,9 @@ final class Recording: ReportSink, LiveEventSink, @unchecked Sendable {
 
     private let ahead: RenderingAhead
     var wantsLiveItems: Bool { ahead.wantsLiveItems }
-    var items: [Item] = []
+    /// Taken from the run's pool: a JSON Lines section records thousands of items, and a new list would be grown
+    /// (copied) several times over, into fresh pages, for every section.
+    var items: [Item]
     var error: InputFailure?
     /// For a section of a file: its line counts, and what it showed and asked about classes logging dealloc.
     var input: InputSummary?
@@ -104,12 +107,18 @@ final class Recording: ReportSink, LiveEventSink, @unchecked Sendable {
 
     init(_ ahead: RenderingAhead) {
         self.ahead = ahead
+        items = ahead.itemLists.take()
     }
 
-    /// Called once the recording is replayed: its items are dropped and its text goes back to the pool.
+    /// Called once the recording is replayed: its items are dropped, and its list and text go back to the pools.
     func recycle() {
+        items.removeAll(keepingCapacity: true)
+        ahead.itemLists.give(items)
         items = []
-        if let text { ahead.texts.give(text) }
+        if let text {
+            text.removeAll()
+            ahead.texts.give(text)
+        }
         text = nil
     }
 
@@ -145,25 +154,30 @@ struct RenderingAhead: Sendable {
     let wantsLiveItems: Bool
     let lines: LiveItemLines?
     let sessions: SessionRendering?
-    let texts = TextPool()
+    let texts = RecyclingPool { ByteBuffer(capacity: 1 << 16) }
+    let itemLists = RecyclingPool { [Recording.Item]() }
 }
 
-/// Texts kept from one recording to the next: a new one would fault in fresh pages as it grows, for every section.
-/// At most one per recording in flight is kept.
-final class TextPool: @unchecked Sendable {
+/// Texts and item lists kept from one recording to the next, emptied but with their memory: new ones would be grown
+/// into fresh pages, for every section. At most one per recording in flight is kept.
+final class RecyclingPool<Value>: @unchecked Sendable {
     private let lock = DispatchSemaphore(value: 1)
-    private var idle: [ByteBuffer] = []
+    private var idle: [Value] = []
+    private let make: () -> Value
 
-    func take() -> ByteBuffer {
+    init(_ make: @escaping () -> Value) { self.make = make }
+
+    func take() -> Value {
         lock.wait()
-        defer { lock.signal() }
-        return idle.popLast() ?? ByteBuffer(capacity: 1 << 16)
+        let taken = idle.popLast()
+        lock.signal()
+        return taken ?? make()
     }
 
-    func give(_ text: ByteBuffer) {
-        text.removeAll()
+    /// Takes back a value its user has emptied.
+    func give(_ value: Value) {
         lock.wait()
-        idle.append(text)
+        idle.append(value)
         lock.signal()
     }
 }
