@@ -398,9 +398,16 @@ struct JSONWriter {
     }
 
     /// The value as an integer when, rounded to three decimals, it is one.
+    @inline(__always)
     static func wholeNumber(_ value: Double) -> Int64? {
         // Whole already (as times logged in milliseconds give): exact through the rounding below, at this size.
         if abs(value) < 1e12, let whole = Int64(exactly: value) { return whole }
+        return roundedWholeNumber(value)
+    }
+
+    /// `wholeNumber` for a value that is not a whole number already.
+    @inline(never)
+    private static func roundedWholeNumber(_ value: Double) -> Int64? {
         guard value.isFinite else { return nil }
         let rounded = (value * 1000).rounded() / 1000
         return rounded == rounded.rounded() && abs(rounded) < 1e15 ? Int64(rounded) : nil

@@ -119,15 +119,23 @@ public struct LiveItemLines: Sendable {
 
     static let eventHead: StaticString = #"{"type":"event","session":"#
 
-    /// Each callback's name as a JSON string, quotes included, by the callback's ordinal.
-    private static let quotedCallbacks: [[UInt8]] = {
-        var quoted = [[UInt8]](repeating: [], count: Callback.allCases.count)
-        for callback in Callback.allCases {
+    /// Each callback's name as a JSON string, quotes included, by the callback's ordinal: the bytes from its start
+    /// to the next one's. One table read in place (a list of arrays would retain and release the one it hands out).
+    nonisolated(unsafe) private static let quotedCallbacks: (text: UnsafePointer<UInt8>, starts: UnsafePointer<Int>) = {
+        var text: [UInt8] = []
+        var starts = [Int](repeating: 0, count: Callback.allCases.count + 1)
+        for callback in Callback.allCases.sorted(by: { $0.ordinal < $1.ordinal }) {
             var writer = JSONWriter(indent: nil)
             writer.value(callback.rawValue)
-            quoted[callback.ordinal] = writer.bytes
+            starts[callback.ordinal] = text.count
+            text += writer.bytes
         }
-        return quoted
+        starts[Callback.allCases.count] = text.count
+        let textCopy = UnsafeMutablePointer<UInt8>.allocate(capacity: text.count)
+        textCopy.initialize(from: text, count: text.count)
+        let startsCopy = UnsafeMutablePointer<Int>.allocate(capacity: starts.count)
+        startsCopy.initialize(from: starts, count: starts.count)
+        return (UnsafePointer(textCopy), UnsafePointer(startsCopy))
     }()
 
     /// An event's members after its session number, written by the JSON writer (any event).
@@ -148,7 +156,10 @@ public struct LiveItemLines: Sendable {
             guard let whole = JSONWriter.wholeNumber(offset) else { return false }
             wholeOffset = whole
         }
-        let callback = LiveItemLines.quotedCallbacks[event.callback.ordinal]
+        let callbacks = LiveItemLines.quotedCallbacks
+        let callbackStart = callbacks.starts[event.callback.ordinal]
+        let callback = UnsafeRawBufferPointer(start: callbacks.text + callbackStart,
+                                              count: callbacks.starts[event.callback.ordinal + 1] - callbackStart)
         // The member names, commas and the closing `}` and newline take 73 bytes; the room is generous.
         let room = 128 + 2 * JSONWriter.integerRoom + 5 * 2 + input.utf8.count + subject.utf8.count
             + event.time.count + callback.count + event.spelled.utf8.count
@@ -185,7 +196,7 @@ public struct LiveItemLines: Sendable {
             literal(#","offsetMs":"#)
             at += wholeOffset.map { JSONWriter.writeInteger($0, at: start + at) } ?? JSONWriter.writeNull(at: start + at)
             literal(#","callback":"#)
-            callback.withUnsafeBytes { _ = memcpy(start + at, $0.baseAddress!, $0.count) }
+            memcpy(start + at, callback.baseAddress!, callback.count)
             at += callback.count
             literal(#","spelled":"#)
             guard quoted(event.spelled) else { plain = false; return 0 }
