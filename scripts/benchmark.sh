@@ -6,6 +6,7 @@
 #   - lctrace --format ndjson            <= 1.5 x  grep -P PATTERN > file   (1 GiB)
 #   - peak resident memory <= 64 MiB for both lctrace runs
 #   - linear time: 1 GiB takes 9-11 x what 100 MiB takes (lctrace json)
+# The default text report (lctrace FILE) is timed too, for information: it has no goal of its own.
 #
 #   scripts/benchmark.sh              # 100M and 1G, 3 runs each
 #   RUNS=5 scripts/benchmark.sh
@@ -46,6 +47,7 @@ measure() {
 
 median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
+COMMANDS="wc grep-count lctrace-json grep-print lctrace-ndjson lctrace-text"
 declare -A times rss
 status=0
 for size in "$SMALL" "$LARGE"; do
@@ -59,13 +61,14 @@ for size in "$SMALL" "$LARGE"; do
         status=1
     fi
     for run in $(seq "$RUNS"); do
-        for name in wc grep-count lctrace-json grep-print lctrace-ndjson; do
+        for name in $COMMANDS; do
             case $name in
                 wc) result=$(measure wc -l "$file") ;;
                 grep-count) result=$(measure grep -cP "$PATTERN" "$file") ;;
                 grep-print) result=$(measure grep -P "$PATTERN" "$file") ;;
                 lctrace-json) result=$(measure "$LCTRACE" --format json --no-events "$file") ;;
                 lctrace-ndjson) result=$(measure "$LCTRACE" --format ndjson "$file") ;;
+                lctrace-text) result=$(measure "$LCTRACE" "$file") ;;
             esac
             times[$size/$name]+="${result% *} "
             rss[$size/$name]+="${result#* } "
@@ -87,7 +90,7 @@ echo
 echo "| input | command | median s | peak RSS MiB |"
 echo "|---|---|---|---|"
 for size in "$SMALL" "$LARGE"; do
-    for name in wc grep-count lctrace-json grep-print lctrace-ndjson; do
+    for name in $COMMANDS; do
         echo "| $size | $name | $(med "$size/$name") | $(mib "$(peak "$size/$name")") |"
     done
 done
