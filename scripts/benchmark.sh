@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The performance benchmark: generates deterministic logs of realistic lifecycle traffic, then times lctrace
-# against GNU grep counting / printing the same lifecycle lines, alternating the commands run by run, and prints
-# medians, ratios and peak memory as a Markdown table. Exits 1 when a goal is missed:
+# against GNU grep counting / printing the same lifecycle lines, alternating the commands and the two input sizes
+# run by run, and prints medians, ratios and peak memory as a Markdown table. Exits 1 when a goal is missed:
 #   - lctrace --format json --no-events  <= 1.0 x  grep -cP PATTERN        (1 GiB)
 #   - lctrace --format ndjson            <= 1.5 x  grep -P PATTERN > file   (1 GiB)
 #   - peak resident memory <= 64 MiB for both lctrace runs
@@ -15,6 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 RUNS=${RUNS:-3}
+SMALL_REPEAT=${SMALL_REPEAT:-3}
 SMALL=${SMALL:-100M}
 LARGE=${LARGE:-1G}
 SEED=${SEED:-1}
@@ -60,18 +61,28 @@ for size in "$SMALL" "$LARGE"; do
         echo "event count $events differs from grep's $matches on $file" >&2
         status=1
     fi
-    for run in $(seq "$RUNS"); do
-        for name in $COMMANDS; do
-            case $name in
-                wc) result=$(measure wc -l "$file") ;;
-                grep-count) result=$(measure grep -cP "$PATTERN" "$file") ;;
-                grep-print) result=$(measure grep -P "$PATTERN" "$file") ;;
-                lctrace-json) result=$(measure "$LCTRACE" --format json --no-events "$file") ;;
-                lctrace-ndjson) result=$(measure "$LCTRACE" --format ndjson "$file") ;;
-                lctrace-text) result=$(measure "$LCTRACE" "$file") ;;
-            esac
-            times[$size/$name]+="${result% *} "
-            rss[$size/$name]+="${result#* } "
+done
+# Each round runs every command on both inputs, the small one SMALL_REPEAT times: both sizes meet the machine's
+# slow and fast spells alike (the linearity check divides one by the other), and the short runs, more numerous,
+# steady their median.
+for run in $(seq "$RUNS"); do
+    for size in "$SMALL" "$LARGE"; do
+        file="$DATA/$size.log"
+        repeats=1
+        [ "$size" = "$SMALL" ] && repeats=$SMALL_REPEAT
+        for repeat in $(seq "$repeats"); do
+            for name in $COMMANDS; do
+                case $name in
+                    wc) result=$(measure wc -l "$file") ;;
+                    grep-count) result=$(measure grep -cP "$PATTERN" "$file") ;;
+                    grep-print) result=$(measure grep -P "$PATTERN" "$file") ;;
+                    lctrace-json) result=$(measure "$LCTRACE" --format json --no-events "$file") ;;
+                    lctrace-ndjson) result=$(measure "$LCTRACE" --format ndjson "$file") ;;
+                    lctrace-text) result=$(measure "$LCTRACE" "$file") ;;
+                esac
+                times[$size/$name]+="${result% *} "
+                rss[$size/$name]+="${result#* } "
+            done
         done
     done
 done
@@ -85,7 +96,7 @@ within() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v >= lo && v <= h
 check() { if within "$@"; then echo "met"; else echo "**missed**"; fi; }
 
 echo
-echo "Machine: $(nproc) cores, $(uname -sr); $(grep --version | head -1); lctrace $(git rev-parse --short HEAD 2>/dev/null || echo '?'); median of $RUNS runs"
+echo "Machine: $(nproc) cores, $(uname -sr); $(grep --version | head -1); lctrace $(git rev-parse --short HEAD 2>/dev/null || echo '?'); median of $RUNS runs ($SMALL: $((RUNS * SMALL_REPEAT)))"
 echo
 echo "| input | command | median s | peak RSS MiB |"
 echo "|---|---|---|---|"
