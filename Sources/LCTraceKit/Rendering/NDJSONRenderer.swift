@@ -177,6 +177,8 @@ public struct LiveItemLines: Sendable {
                 at += written
                 return true
             }
+            // Not `withUTF8Bytes`: a string not stored contiguously goes to the general writer rather than being
+            // copied here, and this line is written once per event (the copying fallback costs 2 % of the run).
             @inline(__always)
             func quoted(_ string: String) -> Bool {
                 string.utf8.withContiguousStorageIfAvailable { quoted(UnsafeRawBufferPointer($0)) } ?? false
