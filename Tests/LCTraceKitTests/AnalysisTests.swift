@@ -152,20 +152,42 @@ import Testing
         #expect(result.summary?.lines == 21)
     }
 
-    @Test func linesOutsideTheFormatAreCountedAsSkipped() throws {
+    @Test func everyLineGetsOneDisposition() throws {
         let text = """
         2016-03-17 16:02:36.940 LifeCycle[2148:117099]  main()
 
         //启动程序
         2016-03-17 16:02:37.329 LifeCycle[2148:117099]  ViewController    >>>>    viewDidLoad
         2016-03-17 16:02:37.330 LifeCycle[2148:117099]  Loaded 20 items
+            ViewController viewWillAppear:
+        2016-03-17 16:02:37.331 LifeCycle[2148:117099]  Failed to call viewDidAppear on reload
         """
-        let summary = try #require(try analyze(text: text).summary)
-        #expect(summary.lines == 5)
-        #expect(summary.parsedLines == 3)
+        let result = try analyze(text: text)
+        let summary = try #require(result.summary)
+        #expect(summary.lines == 7)
+        #expect(summary.parsedLines == 6)
         #expect(summary.skipped(.blank) == 1)
+        #expect(summary.skipped(.unrecognized) == 0)
+        #expect(summary.lines(.notice) == 1)
+        #expect(summary.lines(.lifecycle) == 2)
+        #expect(summary.lines(.other) == 2)
+        #expect(summary.lines(.unread) == 1)
+        #expect(summary.unread.map(\.line) == [7])
+        #expect(summary.events == 3)
+        #expect(result.sessions.first?.controllers.first?.eventCount == 2)
+    }
+
+    @Test func aForcedFormatSkipsLinesOutsideIt() throws {
+        let text = """
+        2016-03-17 16:02:36.940 LifeCycle[2148:117099]  main()
+        //启动程序
+        2016-03-17 16:02:37.329 LifeCycle[2148:117099]  ViewController    >>>>    viewDidLoad
+        """
+        var options = AnalysisOptions()
+        options.lineFormat = .fixed(.nslogClassic)
+        let summary = try #require(try analyze(text: text, options: options).summary)
+        #expect(summary.parsedLines == 2)
         #expect(summary.skipped(.unrecognized) == 1)
-        #expect(summary.events == 2)
     }
 
     @Test func noEventsKeepsCountsOnly() throws {

@@ -11,8 +11,9 @@ import PCRE2
             let bytes = Array(sample.utf8)
             let header = try bytes.withUnsafeBytes { try parser.parse($0) }
             #expect(header != nil, "\(format.name) does not match its sample \(sample)")
-            let detected = bytes.withUnsafeBytes { LineFormatDetector().format(of: $0) }
-            #expect(detected?.name == format.name)
+            let recognizer = try LineHeaderRecognizer(.automatic)
+            _ = try bytes.withUnsafeBytes { try recognizer.parse($0) }
+            #expect(recognizer.lastFormat.name == format.name, "\(sample) is read as \(recognizer.lastFormat.name)")
         }
     }
 
@@ -292,14 +293,14 @@ import PCRE2
     func referenceSections(of path: String, sectionBytes: Int, maxLineBytes: Int) throws -> [String] {
         let fd = try InputSource.file(path).openDescriptor()
         defer { _ = close(fd) }
-        let parser = try LineHeaderParser(format: .nslogClassic)
+        let recognizer = try LineHeaderRecognizer(.fixed(.nslogClassic))
         let reader = LineReader(fileDescriptor: fd, maxLineBytes: maxLineBytes, chunkBytes: 64)
         var sections: [String] = []
         var start = 0, firstLine = 1, lineNumber = 0
         try reader.forEachLine { line, _ in
             lineNumber += 1
             let offset = reader.lineOffset
-            if offset - start >= sectionBytes, LaunchBoundaryPlanner.isLaunch(line, parser: parser) {
+            if offset - start >= sectionBytes, LaunchBoundaryPlanner.isLaunch(line, recognizer: recognizer) {
                 sections.append("\(start)..<\(offset) from line \(firstLine)")
                 start = offset
                 firstLine = lineNumber
@@ -310,7 +311,7 @@ import PCRE2
     }
 
     func plannedSections(of path: String, sectionBytes: Int, maxLineBytes: Int, chunkBytes: Int) -> [String] {
-        var planner = LaunchBoundaryPlanner(path: path, format: .nslogClassic, sectionBytes: sectionBytes,
+        var planner = LaunchBoundaryPlanner(path: path, lineFormat: .fixed(.nslogClassic), sectionBytes: sectionBytes,
                                             maxLineBytes: maxLineBytes)
         planner.chunkBytes = chunkBytes
         var sections: [String] = []

@@ -38,8 +38,8 @@ public final class Analyzer: SessionFeed {
     /// The sink, when it renders events from live events (no copy of each event's time into a record).
     private let liveEventSink: (any LiveEventSink)?
     fileprivate let messageParser: MessageParser
-    private(set) lazy var formatDetector = LineFormatDetector()
-    private let fixedParser: LineHeaderParser?
+    /// Reads the headers of the inputs read on this analyzer's thread, one after another.
+    private let headerRecognizer: LineHeaderRecognizer
     private var summary = RunSummary()
     /// Called with the bytes just read, counted once across all inputs. With `--jobs` above one, it is called from
     /// the threads analysing the inputs, possibly at the same time.
@@ -49,22 +49,18 @@ public final class Analyzer: SessionFeed {
 
     /// Throws when a forced pattern does not compile.
     public convenience init(options: AnalysisOptions, sink: any ReportSink) throws(PCRE2CompileError) {
-        let fixedParser: LineHeaderParser?
-        if case .fixed(let format) = options.lineFormat {
-            fixedParser = try LineHeaderParser(format: format, limits: options.limits, fastPath: options.handParsers)
-        } else {
-            fixedParser = nil
-        }
-        self.init(options: options, sink: sink, messageParser: MessageParser(limits: options.limits, fastPath: options.handParsers), fixedParser: fixedParser)
+        let recognizer = try LineHeaderRecognizer(options.lineFormat, limits: options.limits, fastPath: options.handParsers)
+        self.init(options: options, sink: sink, messageParser: MessageParser(limits: options.limits, fastPath: options.handParsers),
+                  headerRecognizer: recognizer)
     }
 
     /// An analyzer using parsers made already (they are not shared between threads).
-    init(options: AnalysisOptions, sink: any ReportSink, messageParser: MessageParser, fixedParser: LineHeaderParser?) {
+    init(options: AnalysisOptions, sink: any ReportSink, messageParser: MessageParser, headerRecognizer: LineHeaderRecognizer) {
         self.options = options
         self.sink = sink
         self.liveEventSink = sink as? any LiveEventSink
         self.messageParser = messageParser
-        self.fixedParser = fixedParser
+        self.headerRecognizer = headerRecognizer
         self.summary.config = options.configPath
     }
 
@@ -84,8 +80,9 @@ public final class Analyzer: SessionFeed {
 
     /// Analyses the lines of `section` (the whole input by default) without opening or closing the input in the sink.
     func analyzeSection(fileDescriptor fd: Int32, name: String, section: InputSection,
-                        knowledge: InputKnowledge, parser: LineHeaderParser? = nil) throws -> InputSummary {
-        let run = InputRun(analyzer: self, name: name, parser: parser ?? fixedParser, firstLine: section.firstLine, knowledge: knowledge)
+                        knowledge: InputKnowledge) throws -> InputSummary {
+        headerRecognizer.reset()
+        let run = InputRun(analyzer: self, name: name, recognizer: headerRecognizer, firstLine: section.firstLine, knowledge: knowledge)
         let reader = LineReader(fileDescriptor: fd, maxLineBytes: options.maxLineBytes, follow: options.follow, range: section.bytes)
         if let progress {
             var reported = 0
@@ -286,75 +283,56 @@ struct DurationAggregator {
     }
 }
 
-/// The state of one input being read: its format, its line count, its open session.
+/// The state of one input being read: its line count, its open session.
 private final class InputRun {
     unowned let analyzer: Analyzer
     /// The analyzer's, held here so that each line does not go through the unowned reference to reach it.
     let messageParser: MessageParser
+    let recognizer: LineHeaderRecognizer
     let name: String
     var summary: InputSummary
-    var parser: LineHeaderParser? {
-        didSet { parserReference = parser.map { Unmanaged.passUnretained($0) } }
-    }
     var lineNumber: Int
     var session: SessionAnalyzer? {
         didSet { sessionReference = session.map { Unmanaged.passUnretained($0) } }
     }
-    /// `parser` and `session` as the per-line path reads them: without retaining and releasing them on every line.
-    /// (They are owned by the two properties above, which are never changed while a line is being handled.)
-    private var parserReference: Unmanaged<LineHeaderParser>?
+    /// `session` as the per-line path reads it: without retaining and releasing it on every line. (It is owned by the
+    /// property above, which is never changed while a line is being handled.)
     private var sessionReference: Unmanaged<SessionAnalyzer>?
     let knowledge: InputKnowledge
     var timestamps = TimestampReader()
     /// The process and thread ids of the last event, and the bytes they were read from.
     private var ids = IDReader()
-    /// Lines held back until the format is known (automatic detection only).
-    var pending: [(bytes: [UInt8], truncated: Bool)] = []
-    var pendingNonBlank = 0
+    /// Whether init and dealloc belong to a view controller.
+    private var classFilter = ControllerClassFilter()
+    /// The format named in the summary when the choice is forced; nil for automatic (the first format recognised).
+    private let forcedFormat: String?
 
-    init(analyzer: Analyzer, name: String, parser: LineHeaderParser?, firstLine: Int, knowledge: InputKnowledge) {
+    init(analyzer: Analyzer, name: String, recognizer: LineHeaderRecognizer, firstLine: Int, knowledge: InputKnowledge) {
         self.analyzer = analyzer
         self.messageParser = analyzer.messageParser
+        self.recognizer = recognizer
         self.name = name
-        self.parser = parser
-        self.parserReference = parser.map { Unmanaged.passUnretained($0) }
         self.lineNumber = firstLine - 1
         self.knowledge = knowledge
-        self.summary = InputSummary(name: name, format: parser?.format.name ?? "auto")
+        if case .fixed(let format) = analyzer.options.lineFormat { forcedFormat = format.name } else { forcedFormat = nil }
+        self.summary = InputSummary(name: name, format: forcedFormat ?? LineFormat.bare.name)
     }
 
     func take(_ line: UnsafeRawBufferPointer, truncated: Bool) {
-        if parser != nil {
-            lineNumber += 1
-            process(line, truncated: truncated)
-            return
-        }
-        pending.append((Array(line), truncated))
-        if let format = analyzer.formatDetector.settle(line, nonBlank: &pendingNonBlank) { lock(format) }
+        lineNumber += 1
+        process(line, truncated: truncated)
     }
 
     func finish() {
-        if parser == nil { lock(.bare) }
+        if forcedFormat == nil, let first = recognizer.firstFormat { summary.format = first.name }
         if let session { analyzer.closeSession(session) }
         session = nil
-    }
-
-    private func lock(_ format: LineFormat) {
-        // Built-in formats always compile.
-        parser = try! LineHeaderParser(format: format, limits: analyzer.options.limits, fastPath: analyzer.options.handParsers)
-        summary.format = format.name
-        let held = pending
-        pending = []
-        for (bytes, truncated) in held {
-            lineNumber += 1
-            bytes.withUnsafeBytes { process($0, truncated: truncated) }
-        }
     }
 
     private func process(_ line: UnsafeRawBufferPointer, truncated: Bool) {
         summary.lines += 1
         if truncated { summary.truncatedLines += 1 }
-        if LineFormatDetector.isBlank(line) {
+        if MessageParser.isBlank(line) {
             summary.skipped[.blank, default: 0] += 1
             return
         }
@@ -371,26 +349,61 @@ private final class InputRun {
 
     /// Parses the record starting at `start`; returns false when it is not in the input's format.
     private func parseRecord(_ line: UnsafeRawBufferPointer, from start: Int) throws -> Bool {
-        guard let parserReference, let header = try parserReference._withUnsafeGuaranteedRef({ try $0.parse(line, from: start) })
-        else { return false }
-        guard let message = try messageParser.parseKeyed(line, message: header.message) else { return true }
+        guard let header = try recognizer.parse(line, from: start) else { return false }
+        let message: KeyedMessage
+        switch try messageParser.parseKeyed(line, message: header.message) {
+        case .message(let read): message = read
+        case .other:
+            if start == 0 { summary.otherLines += 1 }
+            return true
+        case .unread(let reason):
+            if start == 0 { noteUnread(line, reason: reason) }
+            return true
+        }
         // A second record glued to this one (a lost newline): cut this message where the recognised text ends.
         let rest = MessageParser.trimmed(line, message.end..<header.message.upperBound)
-        let glued = !rest.isEmpty && parserReference._withUnsafeGuaranteedRef { $0.headerStarts(in: line, at: rest.lowerBound) }
-        handle(consume message, header: header, line: line)
+        let glued = !rest.isEmpty && recognizer.headerStarts(in: line, at: rest.lowerBound)
+        let callback = message.callback
+        let isEvent = handle(consume message, header: header, line: line)
+        if start == 0 {
+            if !isEvent {
+                summary.otherLines += 1
+            } else if callback.family == .marker || callback == .unbalancedAppearanceNotice {
+                summary.noticeLines += 1
+            } else {
+                summary.lifecycleLines += 1
+            }
+        }
         if glued, try parseRecord(line, from: rest.lowerBound) {
             summary.gluedRecords += 1
         }
         return true
     }
 
-    /// Takes the message (consuming it: it moves into the event rather than being copied).
-    private func handle(_ message: consuming KeyedMessage, header: LineHeader, line: UnsafeRawBufferPointer) {
-        summary.events += 1
+    private func noteUnread(_ line: UnsafeRawBufferPointer, reason: UnreadReason) {
+        summary.unreadLines += 1
+        guard summary.unread.count < InputSummary.unreadLinesKept else { return }
+        var text = String(decoding: line, as: UTF8.self)
+        if text.count > 200 { text = String(text.prefix(200)) + "…" }
+        summary.unread.append(UnreadLine(input: name, line: lineNumber, text: text, reason: reason))
+    }
+
+    /// Takes the message (consuming it: it moves into the event rather than being copied). Returns false when it is
+    /// not an event after all: init or dealloc of a class that is not a view controller (`ControllerClassFilter`).
+    private func handle(_ message: consuming KeyedMessage, header: LineHeader, line: UnsafeRawBufferPointer) -> Bool {
         let (pid, thread) = ids.read(line, pid: header.pid, tid: header.tid)
-        let micros = header.time.flatMap { timestamps.microseconds(UnsafeRawBufferPointer(rebasing: line[$0])) }
         let callback = message.callback
-        if sessionReference?._withUnsafeGuaranteedRef({ InputRun.startsNewSession($0, with: callback, pid: pid) }) ?? true {
+        let startsNew = sessionReference?._withUnsafeGuaranteedRef({ InputRun.startsNewSession($0, with: callback, pid: pid) }) ?? true
+        if callback.family == .controller {
+            if callback.isSharedWithOtherClasses {
+                guard classFilter.acceptsShared(message, names: messageParser, newLaunch: startsNew) else { return false }
+            } else {
+                classFilter.noteControllerCallback(message, names: messageParser)
+            }
+        }
+        summary.events += 1
+        let micros = header.time.flatMap { timestamps.microseconds(UnsafeRawBufferPointer(rebasing: line[$0])) }
+        if startsNew {
             // The process's start is in the log when main() opens the session, or a launch follows another.
             let launchLogged = callback == .main || session != nil
             let expected = session?.size ?? SessionAnalyzer.Size()
@@ -398,11 +411,16 @@ private final class InputRun {
             let process = header.process.map { String(decoding: line[$0], as: UTF8.self) }
             session = analyzer.newSession(input: name, line: lineNumber, process: process, pid: pid,
                                           launchLogged: launchLogged, knowledge: knowledge, expected: expected)
+            classFilter.startLaunch()
+            if callback.family == .controller, !callback.isSharedWithOtherClasses {
+                classFilter.noteControllerCallback(message, names: messageParser)
+            }
         }
         let event = LifecycleEvent(line: lineNumber, micros: micros,
                                    time: header.time.map { UnsafeRawBufferPointer(rebasing: line[$0]) } ?? UnsafeRawBufferPointer(start: nil, count: 0),
                                    thread: thread, message: message)
         sessionReference!._withUnsafeGuaranteedRef { $0.handle(event) }
+        return true
     }
 
     /// `main()` or a change of process id starts a new app launch; so does a willFinishLaunching or

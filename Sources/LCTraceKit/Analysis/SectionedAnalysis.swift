@@ -20,22 +20,20 @@ struct InputSection: Sendable {
 /// the section is analysed again in order. Either way the report is byte-identical to a sequential run.
 extension Analyzer {
     /// Analyses `source` in sections when it is a regular file of at least two sections; returns false (having read
-    /// nothing into the report) when it is not, or when its line format cannot be settled from its first lines.
+    /// nothing into the report) when it is not.
     func analyzeInSections(_ source: InputSource, jobs: Int) throws -> Bool {
         guard let path = source.path, !options.follow else { return false }
         let fd = try source.openDescriptor()
         defer { _ = close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
-              Int(info.st_size) >= 2 * options.sectionBytes,
-              let format = try settledFormat(fileDescriptor: fd)
+              Int(info.st_size) >= 2 * options.sectionBytes
         else { return false }
 
-        let sectionOptions = { var options = self.options; options.lineFormat = .fixed(format); return options }()
-        // Built-in formats always compile, and a forced pattern compiled when this analyzer was made.
-        let parser = try LineHeaderParser(format: format, limits: options.limits, fastPath: options.handParsers)
+        let sectionOptions = options
+        let choice = options.lineFormat
         let slots = OrderedSlots<SectionResult>()
-        let parsers = ParserPool(format: format, limits: options.limits, fastPath: options.handParsers)
+        let parsers = ParserPool(choice: choice, limits: options.limits, fastPath: options.handParsers)
         // Sections dispatched and not yet replayed. Their times vary with their sessions, so each worker may run one
         // ahead while the replaying thread waits for an earlier one: with one spare section in all, the workers sat
         // idle for about a tenth of a 1 GiB run.
@@ -55,7 +53,7 @@ extension Analyzer {
 
         detachThread {
             var index = 0
-            let planner = LaunchBoundaryPlanner(path: path, format: format, sectionBytes: sectionBytes, maxLineBytes: maxLineBytes)
+            let planner = LaunchBoundaryPlanner(path: path, lineFormat: choice, sectionBytes: sectionBytes, maxLineBytes: maxLineBytes)
             let last = planner.plan { section in
                 window.wait()
                 guard !finished.value else { return false }
@@ -63,9 +61,9 @@ extension Analyzer {
                 let slot = index
                 index += 1
                 DispatchQueue.global().async {
-                    let recording = parsers.using { messageParser, headerParser in
+                    let recording = parsers.using { messageParser, headerRecognizer in
                         Recording.analyzing(section, of: path, name: source.name, options: sectionOptions, seed: seed,
-                                            ahead: ahead, messageParser: messageParser, headerParser: headerParser)
+                                            ahead: ahead, messageParser: messageParser, headerRecognizer: headerRecognizer)
                     }
                     slots.store(.section(section, recording), at: slot)
                 }
@@ -75,11 +73,11 @@ extension Analyzer {
         }
 
         beginInput(source.name)
-        var input = InputSummary(name: source.name, format: format.name)
+        var input = InputSummary(name: source.name, format: LineFormat.bare.name)
         var knowledge = InputKnowledge()
         func analyzeHere(_ section: InputSection) throws {
             knowledge = InputKnowledge(classesLoggingDealloc: knowledge.classesLoggingDealloc)
-            input.add(try analyzeSection(fileDescriptor: fd, name: source.name, section: section, knowledge: knowledge, parser: parser))
+            input.add(try analyzeSection(fileDescriptor: fd, name: source.name, section: section, knowledge: knowledge))
         }
         var index = 0
         reading: while true {
@@ -111,23 +109,6 @@ extension Analyzer {
         endInput(input)
         return true
     }
-
-    /// The format an automatic run would lock onto for this input, decided from its first lines as `InputRun` does;
-    /// nil when the first lines do not settle it.
-    private func settledFormat(fileDescriptor fd: Int32) throws -> LineFormat? {
-        if case .fixed(let format) = options.lineFormat { return format }
-        struct Settled: Error { let format: LineFormat }
-        var nonBlank = 0
-        let reader = LineReader(fileDescriptor: fd, maxLineBytes: options.maxLineBytes, range: 0..<(1 << 20))
-        do {
-            try reader.forEachLine { line, _ in
-                if let format = formatDetector.settle(line, nonBlank: &nonBlank) { throw Settled(format: format) }
-            }
-        } catch let settled as Settled {
-            return settled.format
-        }
-        return nil
-    }
 }
 
 /// What the planner hands to the replaying thread, in order.
@@ -145,7 +126,7 @@ enum SectionResult {
 /// (every section needs the number of its first line), which is a small part of the cost of handing each line out.
 struct LaunchBoundaryPlanner {
     let path: String
-    let format: LineFormat
+    let lineFormat: LineFormatChoice
     let sectionBytes: Int
     let maxLineBytes: Int
     /// How far past a section's nominal end to look for a `main()` line before giving up on cutting.
@@ -160,7 +141,7 @@ struct LaunchBoundaryPlanner {
             let fd = try source.openDescriptor()
             defer { _ = close(fd) }
             // Built-in formats always compile, and a forced pattern compiled when the analyzer was made.
-            let parser = try LineHeaderParser(format: format)
+            let recognizer = try LineHeaderRecognizer(lineFormat)
             var counter = NewlineCounter(fileDescriptor: fd, chunkBytes: chunkBytes)
             defer { counter.deallocate() }
             var start = 0
@@ -181,7 +162,7 @@ struct LaunchBoundaryPlanner {
                 do {
                     try reader.forEachLine { line, _ in
                         let offset = reader.lineOffset
-                        if LaunchBoundaryPlanner.isLaunch(line, parser: parser) { throw Found(offset: offset, line: lineNumber) }
+                        if LaunchBoundaryPlanner.isLaunch(line, recognizer: recognizer) { throw Found(offset: offset, line: lineNumber) }
                         if offset - start >= sectionBytes + maxOvershoot { throw GaveUp() }
                         lineNumber += 1
                     }
@@ -204,12 +185,12 @@ struct LaunchBoundaryPlanner {
     }
 
     /// Whether the line's record is exactly `main()` (cheap test on the line's end first).
-    static func isLaunch(_ line: UnsafeRawBufferPointer, parser: LineHeaderParser) -> Bool {
+    static func isLaunch(_ line: UnsafeRawBufferPointer, recognizer: LineHeaderRecognizer) -> Bool {
         var end = line.count
         while end > 0, MessageParser.isSpace(line[end - 1]) { end -= 1 }
         let length = MessageParser.mainMarker.utf8CodeUnitCount
         guard end >= length, MessageParser.isMainMarker(line[(end - length)..<end]),
-              let header = (try? parser.parse(line)).flatMap({ $0 })
+              let header = (try? recognizer.parse(line)).flatMap({ $0 })
         else { return false }
         return MessageParser.isMainMarker(line[MessageParser.trimmed(line, header.message)])
     }
@@ -219,13 +200,13 @@ extension Recording {
     /// Analyses one section of a file into a new recording (run on a worker thread).
     static func analyzing(_ section: InputSection, of path: String, name: String, options: AnalysisOptions,
                           seed: Set<String>, ahead: RenderingAhead,
-                          messageParser: MessageParser, headerParser: LineHeaderParser) -> Recording {
+                          messageParser: MessageParser, headerRecognizer: LineHeaderRecognizer) -> Recording {
         let recording = Recording(ahead)
         let knowledge = InputKnowledge(classesLoggingDealloc: seed)
         do {
             let fd = try InputSource.file(path).openDescriptor()
             defer { _ = close(fd) }
-            let worker = Analyzer(options: options, sink: recording, messageParser: messageParser, fixedParser: headerParser)
+            let worker = Analyzer(options: options, sink: recording, messageParser: messageParser, headerRecognizer: headerRecognizer)
             worker.aggregatesDurations = false
             recording.input = try worker.analyzeSection(fileDescriptor: fd, name: name, section: section, knowledge: knowledge)
         } catch {
@@ -239,25 +220,25 @@ extension Recording {
 
 /// Compiled parsers for the section workers, handed to one worker at a time and kept for the next.
 private final class ParserPool: @unchecked Sendable {
-    private let format: LineFormat
+    private let choice: LineFormatChoice
     private let limits: PCRE2Limits
     private let fastPath: Bool
     private let lock = DispatchSemaphore(value: 1)
-    private var idle: [(MessageParser, LineHeaderParser)] = []
+    private var idle: [(MessageParser, LineHeaderRecognizer)] = []
 
-    init(format: LineFormat, limits: PCRE2Limits, fastPath: Bool) {
-        self.format = format
+    init(choice: LineFormatChoice, limits: PCRE2Limits, fastPath: Bool) {
+        self.choice = choice
         self.limits = limits
         self.fastPath = fastPath
     }
 
-    func using<Result>(_ body: (MessageParser, LineHeaderParser) -> Result) -> Result {
+    func using<Result>(_ body: (MessageParser, LineHeaderRecognizer) -> Result) -> Result {
         lock.wait()
         let taken = idle.popLast()
         lock.signal()
         // The format compiled once already on this run, so it compiles again.
         let parsers = taken ?? (MessageParser(limits: limits, fastPath: fastPath),
-                                try! LineHeaderParser(format: format, limits: limits, fastPath: fastPath))
+                                try! LineHeaderRecognizer(choice, limits: limits, fastPath: fastPath))
         defer {
             lock.wait()
             idle.append(parsers)
@@ -297,5 +278,12 @@ extension InputSummary {
         truncatedLines += part.truncatedLines
         gluedRecords += part.gluedRecords
         events += part.events
+        lifecycleLines += part.lifecycleLines
+        noticeLines += part.noticeLines
+        otherLines += part.otherLines
+        unreadLines += part.unreadLines
+        unread += part.unread.prefix(InputSummary.unreadLinesKept - unread.count)
+        // Sections come in order: the input's format is the first one any section recognised.
+        if format == LineFormat.bare.name { format = part.format }
     }
 }

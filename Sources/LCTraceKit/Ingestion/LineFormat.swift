@@ -66,14 +66,40 @@ public struct LineFormat: Sendable {
         samples: ["09:14:03.118204+0100 ShopApp[4410:1e4a1] CartViewController viewDidLoad()",
                   "09:14:03.120011+0100 ShopApp[4410:1e4a1] [com.example.shop:lifecycle] CartViewController viewWillAppear(_:)"])
 
+    /// The partial headers of issue-tracker and blog pastes: what is left of an NSLog header when its date was cut.
+    public static let processHeader = LineFormat(
+        name: "process-header",
+        summary: "Process[pid:tid] with no date (an NSLog header whose date was cut off)",
+        pattern: #"(?<process>[^\[\]\n]+?)\[(?<pid>\d+):(?<tid>[0-9A-Fa-fx]+)\] ?"#,
+        samples: ["LifeCycle[2148:117099] ViewController >>>> viewDidLoad",
+                  "My Shop 2[4410:1e4a1] CartViewController viewDidLoad()",
+                  "Café[812:f803] -[MenuViewController viewWillAppear:]"])
+
+    public static let idsHeader = LineFormat(
+        name: "ids-header",
+        summary: "[pid:tid] alone (the thread id may be hexadecimal)",
+        pattern: #"\[(?<pid>\d+):(?<tid>[0-9A-Fa-fx]+)\] ?"#,
+        samples: ["[7397:f803] -[ViewController viewDidLoad]"])
+
+    public static let timeOfDay = LineFormat(
+        name: "time-of-day",
+        summary: "a time of day alone before the message",
+        pattern: #"(?<time>\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:[+-]\d\d:?\d\d)?) +"#,
+        samples: ["16:02:37.277 ViewController viewDidLoad()"])
+
     public static let bare = LineFormat(
         name: "bare",
         summary: "bare messages (print output): no header, so order-only analysis",
         pattern: nil,
         samples: ["ViewController viewWillAppear(_:)"])
 
-    /// Built-in formats in detection order: most specific first.
-    public static let builtIn: [LineFormat] = [.logShow, .logCompact, .nslogModern, .nslogClassic, .xcodeConsole, .syslog, .bare]
+    /// Built-in formats in detection order: most specific first. The complete headers come first and never match
+    /// one another's lines; the partial ones after them (`isPartial`) would also match parts of a complete header.
+    public static let builtIn: [LineFormat] = [.logShow, .logCompact, .nslogModern, .nslogClassic, .xcodeConsole, .syslog,
+                                               .processHeader, .idsHeader, .timeOfDay, .bare]
+
+    /// A partial header: tried only after every complete one, whatever format the line before had.
+    var isPartial: Bool { name == "process-header" || name == "ids-header" || name == "time-of-day" }
 
     public static func named(_ name: String) -> LineFormat? { builtIn.first { $0.name == name } }
 
@@ -138,37 +164,5 @@ public final class LineHeaderParser {
     public func headerStarts(in line: UnsafeRawBufferPointer, at start: Int) -> Bool {
         guard format.isAnchoredBuiltIn, matcher != nil else { return false }
         return (try? parse(line, from: start)) != nil
-    }
-}
-
-/// Picks the format of an input from its first lines: the first built-in header format that matches one of
-/// them wins; if none of the first `linesToInspect` non-blank lines has a header, the input is `bare`.
-public struct LineFormatDetector {
-    public static let linesToInspect = 32
-    private let parsers: [LineHeaderParser]
-
-    public init() {
-        // The built-in patterns are fixed and covered by tests, so compiling them cannot fail.
-        parsers = LineFormat.builtIn.filter { $0.pattern != nil }.map { try! LineHeaderParser(format: $0) }
-    }
-
-    /// The header format `line` is written in, if any.
-    public func format(of line: UnsafeRawBufferPointer) -> LineFormat? {
-        parsers.first { parser in (try? parser.parse(line)).flatMap { $0 } != nil }?.format
-    }
-
-    /// Takes an input's lines in order and returns its format once they settle it: the format of the first non-blank
-    /// line with a header, or `bare` at the `linesToInspect`th non-blank line without one. `nonBlank` counts the
-    /// non-blank lines taken so far.
-    func settle(_ line: UnsafeRawBufferPointer, nonBlank: inout Int) -> LineFormat? {
-        guard !LineFormatDetector.isBlank(line) else { return nil }
-        nonBlank += 1
-        if let format = format(of: line) { return format }
-        return nonBlank >= LineFormatDetector.linesToInspect ? .bare : nil
-    }
-
-    /// Empty or only spaces and tabs.
-    static func isBlank(_ line: UnsafeRawBufferPointer) -> Bool {
-        line.allSatisfy { $0 == 0x20 || $0 == 0x09 }
     }
 }

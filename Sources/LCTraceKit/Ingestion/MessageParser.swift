@@ -21,6 +21,20 @@ public struct LifecycleMessage: Equatable, Sendable {
     }
 }
 
+/// What a message was read as: a lifecycle message, or the reason it is not one.
+enum MessageReading {
+    case message(KeyedMessage)
+    /// Ordinary app logging.
+    case other(OtherReason)
+    /// Names a lifecycle callback, but no controller could be read around it.
+    case unread(UnreadReason)
+
+    var message: KeyedMessage? {
+        if case .message(let message) = self { return message }
+        return nil
+    }
+}
+
 /// A lifecycle message as the per-line path carries it: a plain value, so that making, copying and dropping one per
 /// line costs no reference counting. Its names are the parser's numbers, and a hexadecimal instance address is its
 /// value; what has no number (a name past the parser's bound, other text) stays with the parser until it parses
@@ -92,6 +106,10 @@ public final class MessageParser {
     }()
 
     private let matcher: PCRE2Matcher
+    /// Reads the messages the anchored forms do not: a callback named anywhere, the controller around it.
+    private let looseReader: LooseMessageReader
+    /// The class name given to controller callbacks logged with no class at all.
+    public static let anonymousClass = "(anonymous)"
     /// Logged selector → its callback, if it is one, and the spelling's number (`spellingsByKey`). Selectors that
     /// would get no number (past the bound) are not kept, so their spelling is made each time.
     private var selectors = ByteStringCache<(callback: Callback?, key: Int32)>()
@@ -135,6 +153,7 @@ public final class MessageParser {
     public init(limits: PCRE2Limits = PCRE2Limits(), fastPath: Bool = true) {
         // A fixed pattern, covered by tests: compiling it cannot fail.
         matcher = PCRE2Matcher(try! PCRE2Pattern(MessageParser.pattern, options: [.anchored]), limits: limits)
+        looseReader = LooseMessageReader(limits: limits)
         self.fastPath = fastPath
     }
 
@@ -156,7 +175,7 @@ public final class MessageParser {
 
     /// The lifecycle message in `line[range]`, or nil when the message is ordinary app logging.
     public func parse(_ line: UnsafeRawBufferPointer, message range: Range<Int>) throws(PCRE2MatchError) -> LifecycleMessage? {
-        try parseKeyed(line, message: range).map(message(_:))
+        try parseKeyed(line, message: range).message.map(message(_:))
     }
 
     /// The message with its names.
@@ -202,40 +221,54 @@ public final class MessageParser {
     }
 
     /// `parse` without making the names: what the per-line path uses.
-    func parseKeyed(_ line: UnsafeRawBufferPointer, message range: Range<Int>) throws(PCRE2MatchError) -> KeyedMessage? {
+    func parseKeyed(_ line: UnsafeRawBufferPointer, message range: Range<Int>) throws(PCRE2MatchError) -> MessageReading {
         // What a message is recognised as depends on its bytes alone (no form looks outside them).
         let text = UnsafeRawBufferPointer(rebasing: line[range])
         guard fastPath else { return try recognise(line, message: range) }
         if let known = recognisedMessages.value(for: text) {
-            return KeyedMessage(callback: known.callback, end: range.lowerBound + Int(known.end),
-                                classKey: known.classKey, spelledKey: known.spelledKey)
+            return .message(KeyedMessage(callback: known.callback, end: range.lowerBound + Int(known.end),
+                                         classKey: known.classKey, spelledKey: known.spelledKey))
         }
-        let message = try recognise(line, message: range)
+        let reading = try recognise(line, message: range)
         // Kept only when the text is the message alone: text after it (a second record glued on by a lost newline)
         // would make a key seen once.
-        if let message, message.address == nil, message.unkeyed == 0,
+        if let message = reading.message, message.address == nil, message.unkeyed == 0,
            MessageParser.trimmed(line, message.end..<range.upperBound).isEmpty {
             recognisedMessages.store(RecognisedMessage(callback: message.callback, end: Int32(message.end - range.lowerBound),
                                                        classKey: message.classKey, spelledKey: message.spelledKey), for: text)
         }
-        return message
+        return reading
     }
 
-    /// Recognises the message's form and names.
-    private func recognise(_ line: UnsafeRawBufferPointer, message range: Range<Int>) throws(PCRE2MatchError) -> KeyedMessage? {
+    /// Recognises the message's form and names: the anchored forms first, then a callback named anywhere in it.
+    private func recognise(_ line: UnsafeRawBufferPointer, message range: Range<Int>) throws(PCRE2MatchError) -> MessageReading {
         let trimmed = MessageParser.trimmed(line, range)
         if let marker = MessageParser.marker(line[trimmed]) {
-            return KeyedMessage(callback: marker, end: trimmed.upperBound)
+            return .message(KeyedMessage(callback: marker, end: trimmed.upperBound))
         }
         if MessageParser.has(line[trimmed], prefix: MessageParser.unbalancedNotice) {
             return unbalancedAppearanceNotice(line, from: trimmed.lowerBound + MessageParser.unbalancedNotice.utf8CodeUnitCount,
-                                                           to: trimmed.upperBound)
+                                              to: trimmed.upperBound).map(MessageReading.message) ?? .other(.noCallback)
         }
-        guard trimmed.count >= 3 else { return nil }
+        guard trimmed.count >= 3 else { return .other(.noCallback) }
+        if let anchored = try recogniseAnchored(line, message: range) { return anchored }
+        switch try looseReader.read(line, message: trimmed) {
+        case .callback(let reading):
+            let address = reading.address.map { line[$0] }
+            return recognised(line, classRange: reading.className, address: address, selectorRange: reading.selector,
+                              end: trimmed.upperBound)
+        case .other(let reason): return .other(reason)
+        case .unread(let reason): return .unread(reason)
+        }
+    }
+
+    /// The anonymous forms: `Class >>>> sel`, `-[Class sel]`, `Class sel()`, `<Module.Class: 0x…> sel`, `Class sel`.
+    /// Nil when none matches or the selector is not a lifecycle callback (the loose reading is tried next).
+    private func recogniseAnchored(_ line: UnsafeRawBufferPointer, message range: Range<Int>) throws(PCRE2MatchError) -> MessageReading? {
         if fastPath {
             switch HandMessageMatch.match(line, from: range.lowerBound, to: range.upperBound) {
             case let .matched(className, selector, end):
-                return recognised(line, classRange: className, address: nil, selectorRange: selector, end: end)
+                return recognisedIfCallback(line, classRange: className, address: nil, selectorRange: selector, end: end)
             case .none: return nil
             case .undecided: break
             }
@@ -245,41 +278,60 @@ public final class MessageParser {
               let classRange = matcher.range(ofGroup: 1), let selectorRange = matcher.range(ofGroup: 3),
               let end = matcher.matchedRange?.upperBound
         else { return nil }
+        // `+[Class selector]` is a class method (`+initialize`, `+load`), never an instance's callback.
+        if classRange.lowerBound >= 2, line[classRange.lowerBound - 1] == UInt8(ascii: "["), line[classRange.lowerBound - 2] == UInt8(ascii: "+") {
+            return .other(.classMethod)
+        }
         let address = matcher.range(ofGroup: 2).flatMap { $0.isEmpty ? nil : line[$0] }
-        return recognised(line, classRange: classRange, address: address, selectorRange: selectorRange, end: end)
+        return recognisedIfCallback(line, classRange: classRange, address: address, selectorRange: selectorRange, end: end)
     }
 
-    /// The message for a matched class and selector, or nil when the selector is not a lifecycle callback or intent.
-    private func recognised(_ line: UnsafeRawBufferPointer, classRange: Range<Int>, address: UnsafeRawBufferPointer.SubSequence?,
-                            selectorRange: Range<Int>, end: Int) -> KeyedMessage? {
+    /// `recognised`, or nil when the selector is not a lifecycle callback or intent.
+    @inline(__always)
+    private func recognisedIfCallback(_ line: UnsafeRawBufferPointer, classRange: Range<Int>, address: UnsafeRawBufferPointer.SubSequence?,
+                                      selectorRange: Range<Int>, end: Int) -> MessageReading? {
+        let reading = recognised(line, classRange: classRange, address: address, selectorRange: selectorRange, end: end)
+        if case .other(.noCallback) = reading { return nil }
+        return reading
+    }
+
+    /// The message for a matched class and selector, or why it is not one: the selector is not a lifecycle callback or
+    /// intent, or it is init/dealloc with no class. `classRange` nil: the message names no class.
+    private func recognised(_ line: UnsafeRawBufferPointer, classRange: Range<Int>?, address: UnsafeRawBufferPointer.SubSequence?,
+                            selectorRange: Range<Int>, end: Int) -> MessageReading {
         let selectorBytes = UnsafeRawBufferPointer(rebasing: line[selectorRange])
         let callback: Callback
         let spelledKey: Int32
         var unkeyedSpelling: String?
         if let selector = selectors.value(for: selectorBytes) {
-            guard let known = selector.callback else { return nil }
+            guard let known = selector.callback else { return .other(.noCallback) }
             (callback, spelledKey) = (known, selector.key)
         } else {
             let selector = newSelector(selectorBytes)
-            guard let known = selector.callback else { return nil }
+            guard let known = selector.callback else { return .other(.noCallback) }
             (callback, spelledKey) = (known, selector.key)
             if selector.key < 0 { unkeyedSpelling = selector.spelled }
         }
-        let classBytes = UnsafeRawBufferPointer(rebasing: line[classRange])
-        let classKey: Int32
+        var classKey: Int32 = -1
         var unkeyedClassName: String?
-        if let key = classNames.value(for: classBytes) {
-            classKey = key
-        } else {
-            let className = newClassName(classBytes)
-            classKey = className.key
-            if className.key < 0 { unkeyedClassName = className.name }
+        if let classRange {
+            let classBytes = UnsafeRawBufferPointer(rebasing: line[classRange])
+            if let key = classNames.value(for: classBytes) {
+                classKey = key
+            } else {
+                let className = newClassName(classBytes)
+                classKey = className.key
+                if className.key < 0 { unkeyedClassName = className.name }
+            }
+        } else if callback.family == .controller {
+            if callback.isSharedWithOtherClasses { return .other(.sharedCallbackWithoutClass) }
+            classKey = self.classKey(for: MessageParser.anonymousClass)
         }
         let logged = address.map(MessageParser.address)
         var message = KeyedMessage(callback: callback, end: end, classKey: classKey, spelledKey: spelledKey, address: logged?.value)
         message.unkeyed = keepUnkeyed(className: unkeyedClassName, spelling: unkeyedSpelling, address: logged?.text)
         message.hasAddressText = logged?.text != nil
-        return message
+        return .message(message)
     }
 
     /// A selector seen for the first time: its callback, if it is one, its spelling and, for a callback, a number.
@@ -346,11 +398,36 @@ public final class MessageParser {
         return nil
     }
 
-    /// `Module.Class` → `Class`.
+    /// `Module.Class` → `Class`; a Swift mangled class name (`_TtC7ShopApp14CartController`,
+    /// `_TtCV14__lldb_expr_9010SampleView11Coordinator`) → its last name (`CartController`, `Coordinator`).
     static func className(_ bytes: UnsafeRawBufferPointer.SubSequence) -> String {
+        if let demangled = demangled(bytes) { return demangled }
         let lastDot = bytes.lastIndex(of: 0x2E)
         let name = lastDot.map { bytes[($0 + 1)...] } ?? bytes
         return String(decoding: name.isEmpty ? bytes : name, as: UTF8.self)
+    }
+
+    /// The last name of an old-style Swift mangled type name: `_Tt`, the kinds of the nested types (`C` class, `V`
+    /// struct, `O` enum, `P` protocol), then each name as its length in digits and its characters. Nil when `bytes`
+    /// are not one.
+    static func demangled(_ bytes: UnsafeRawBufferPointer.SubSequence) -> String? {
+        guard bytes.count > 4, bytes[bytes.startIndex] == UInt8(ascii: "_"), bytes[bytes.startIndex + 1] == UInt8(ascii: "T"),
+              bytes[bytes.startIndex + 2] == UInt8(ascii: "t") else { return nil }
+        var index = bytes.startIndex + 3
+        while index < bytes.endIndex, "CVOP".utf8.contains(bytes[index]) { index += 1 }
+        guard index > bytes.startIndex + 3 else { return nil }
+        var last: Range<Int>?
+        while index < bytes.endIndex {
+            var length = 0
+            while index < bytes.endIndex, bytes[index] >= 0x30, bytes[index] <= 0x39, length < 10_000 {
+                length = length * 10 + Int(bytes[index] - 0x30)
+                index += 1
+            }
+            guard length > 0, index + length <= bytes.endIndex else { return nil }
+            last = index..<(index + length)
+            index += length
+        }
+        return last.map { String(decoding: bytes[$0], as: UTF8.self) }
     }
 
     static func trimmed(_ line: UnsafeRawBufferPointer, _ range: Range<Int>) -> Range<Int> {
@@ -363,6 +440,19 @@ public final class MessageParser {
 
     @inline(__always)
     static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+
+    /// The first index at or after `start` that is not a space or a tab.
+    @inline(__always)
+    static func skipSpaces(_ line: UnsafeRawBufferPointer, from start: Int) -> Int {
+        var index = start
+        while index < line.count, isSpace(line[index]) { index += 1 }
+        return index
+    }
+
+    /// Empty or only spaces and tabs.
+    static func isBlank(_ line: UnsafeRawBufferPointer) -> Bool {
+        line.allSatisfy(isSpace)
+    }
 }
 
 #if canImport(Glibc)

@@ -116,7 +116,9 @@ public enum Callback: String, Sendable, CaseIterable, Codable {
         }
     }
 
-    /// The four callbacks that bracket an appearance change; transitions are built from these.
+    /// init and dealloc: every class has them, so a class seen only with these is not known to be a view controller.
+    public var isSharedWithOtherClasses: Bool { self == .initialize || self == .dealloc }
+
     /// The callbacks that begin a controller's (view's) life: init, loadView, viewDidLoad.
     public var beginsLife: Bool {
         switch self {
@@ -125,6 +127,7 @@ public enum Callback: String, Sendable, CaseIterable, Codable {
         }
     }
 
+    /// The four callbacks that bracket an appearance change; transitions are built from these.
     public var isAppearanceCallback: Bool {
         switch self {
         case .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear: return true

@@ -150,14 +150,46 @@ public enum SkipReason: String, Sendable, CaseIterable, Codable {
     case regexLimit = "regex-limit"
 }
 
+/// What a line that was read turned out to be. With the skipped lines (`SkipReason`), every line of an input is
+/// counted exactly once.
+public enum LineDisposition: String, Sendable, CaseIterable, Codable {
+    /// A controller, app or scene callback, or a logged navigation call: an event on a timeline.
+    case lifecycle
+    /// A marker (`main()`, `Received memory warning.`) or a notice UIKit prints about a controller.
+    case notice
+    /// Other app logging.
+    case other
+    /// Names a lifecycle callback, but no controller could be read around it.
+    case unread
+}
+
+/// A line that names a lifecycle callback but could not be read as one, kept for the report.
+public struct UnreadLine: Sendable, Equatable {
+    public var input: String
+    public var line: Int
+    /// The line as logged (decoded lossily, cut at 200 characters).
+    public var text: String
+    public var reason: UnreadReason
+}
+
 /// What happened to the lines of one input.
 public struct InputSummary: Sendable, Equatable {
+    /// How many unread lines a summary keeps, for the report.
+    public static let unreadLinesKept = 20
+
     public var name: String
+    /// The first line format recognised in the input (`bare` when no line had a header), or the forced one.
     public var format: String
     public var bytes: Int = 0
     public var lines: Int = 0
-    /// Lines in the format (lifecycle or not).
+    /// Lines read (lifecycle or not): the sum of the four dispositions.
     public var parsedLines: Int = 0
+    public var lifecycleLines = 0
+    public var noticeLines = 0
+    public var otherLines = 0
+    public var unreadLines = 0
+    /// The first `unreadLinesKept` unread lines.
+    public var unread: [UnreadLine] = []
     public var skipped: [SkipReason: Int] = [:]
     /// Lines cut at the line-length cap (they are still parsed).
     public var truncatedLines: Int = 0
@@ -166,6 +198,16 @@ public struct InputSummary: Sendable, Equatable {
     public var events: Int = 0
 
     public var skippedLines: Int { skipped.values.reduce(0, +) }
+
+    /// The lines read as `disposition`.
+    public func lines(_ disposition: LineDisposition) -> Int {
+        switch disposition {
+        case .lifecycle: return lifecycleLines
+        case .notice: return noticeLines
+        case .other: return otherLines
+        case .unread: return unreadLines
+        }
+    }
 }
 
 /// Totals over the whole run.
@@ -186,6 +228,9 @@ public struct RunSummary: Sendable, Equatable {
     public var skippedLines: Int { inputs.reduce(0) { $0 + $1.skippedLines } }
     public var truncatedLines: Int { inputs.reduce(0) { $0 + $1.truncatedLines } }
     public var events: Int { inputs.reduce(0) { $0 + $1.events } }
+    public func lines(_ disposition: LineDisposition) -> Int { inputs.reduce(0) { $0 + $1.lines(disposition) } }
+    /// The first unread lines of the run, in input order.
+    public var unread: [UnreadLine] { Array(inputs.lazy.flatMap(\.unread).prefix(InputSummary.unreadLinesKept)) }
     public func skipped(_ reason: SkipReason) -> Int { inputs.reduce(0) { $0 + ($1.skipped[reason] ?? 0) } }
     public func findings(_ severity: Severity) -> Int { findings[severity] ?? 0 }
 }

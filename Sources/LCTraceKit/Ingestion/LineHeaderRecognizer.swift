@@ -1,0 +1,86 @@
+import PCRE2
+
+/// Finds the header of every line on its own, so that an input may mix formats (two logs concatenated, pasted
+/// lines, a continuation line with no header).
+///
+/// With an automatic choice, leading white space is skipped, the built-in formats are tried in detection order and a
+/// line that none of them fits is a bare message: every line is read. The format that matched the line before is
+/// tried first, which is only a speed hint: a partial header (`LineFormat.isPartial`) is never tried before the
+/// complete ones, so the hint cannot change what a line is read as. With a forced format (`--line-format`,
+/// `--pattern`), only that format is tried and a line it does not fit has no header (`parse` returns nil).
+///
+/// One per thread: it owns its parsers' PCRE2 match data.
+public final class LineHeaderRecognizer {
+    private let parsers: [LineHeaderParser]
+    /// Automatic: a line no format fits is read as a bare message.
+    private let fallsBackToBare: Bool
+    /// The parser that read the last line with a header, tried first; nil when there is none to try first (no line
+    /// has had a header yet, or the last one was partial).
+    private var hint: Int?
+    /// The parser that read the last line; nil when it was read as bare.
+    private var lastParser: Int?
+    /// Built-in formats skip leading white space; a user's pattern is matched where the line starts.
+    private let skipsIndent: Bool
+    /// The first format that read a line of the current input; nil while none has.
+    public private(set) var firstFormat: LineFormat?
+
+    public init(_ choice: LineFormatChoice, limits: PCRE2Limits = PCRE2Limits(), fastPath: Bool = true) throws(PCRE2CompileError) {
+        switch choice {
+        case .automatic:
+            var parsers: [LineHeaderParser] = []
+            // The built-in patterns are fixed and covered by tests: compiling them cannot fail.
+            for format in LineFormat.builtIn where format.pattern != nil {
+                parsers.append(try LineHeaderParser(format: format, limits: limits, fastPath: fastPath))
+            }
+            self.parsers = parsers
+            fallsBackToBare = true
+            skipsIndent = true
+        case .fixed(let format):
+            parsers = [try LineHeaderParser(format: format, limits: limits, fastPath: fastPath)]
+            fallsBackToBare = false
+            skipsIndent = format.isAnchoredBuiltIn
+        }
+    }
+
+    /// The format of the line read last: the one whose header it had, or `bare`.
+    public var lastFormat: LineFormat { lastParser.map { parsers[$0].format } ?? .bare }
+
+    /// Forgets what the last input taught (its first format, the hint): a new input starts.
+    public func reset() {
+        hint = nil
+        lastParser = nil
+        firstFormat = nil
+    }
+
+    /// The header of `line` read from byte `start`; nil when a forced format does not fit it.
+    @inline(__always)
+    public func parse(_ line: UnsafeRawBufferPointer, from start: Int = 0) throws(PCRE2MatchError) -> LineHeader? {
+        let from = skipsIndent ? MessageParser.skipSpaces(line, from: start) : start
+        if let hint, let header = try parsers[hint].parse(line, from: from) {
+            lastParser = hint
+            return header
+        }
+        return try parseInOrder(line, from: from, messageStart: start)
+    }
+
+    /// Tries every format in detection order.
+    private func parseInOrder(_ line: UnsafeRawBufferPointer, from start: Int, messageStart: Int) throws(PCRE2MatchError) -> LineHeader? {
+        for index in parsers.indices {
+            guard let header = try parsers[index].parse(line, from: start) else { continue }
+            hint = parsers[index].format.isPartial ? nil : index
+            lastParser = index
+            if firstFormat == nil { firstFormat = parsers[index].format }
+            return header
+        }
+        lastParser = nil
+        guard fallsBackToBare else { return nil }
+        return LineHeader(message: messageStart..<line.count)
+    }
+
+    /// Whether a header in the format of the last line starts exactly at `start` (a second record glued to the line by
+    /// a lost newline).
+    public func headerStarts(in line: UnsafeRawBufferPointer, at start: Int) -> Bool {
+        guard let lastParser else { return false }
+        return parsers[lastParser].headerStarts(in: line, at: start)
+    }
+}

@@ -1,0 +1,258 @@
+import PCRE2
+
+/// What a message that is not a lifecycle event was taken for, and why.
+public enum OtherReason: String, Sendable, CaseIterable {
+    /// No lifecycle callback, intent or marker is named in it.
+    case noCallback = "no lifecycle callback named"
+    /// `+[Class selector]`: a class method, not a callback of an instance.
+    case classMethod = "a class method (+[…]), not an instance's callback"
+    /// A block inside a method (`__39-[C viewDidLoad]_block_invoke`), not the callback itself.
+    case blockInvoke = "a block inside the method (_block_invoke), not the callback"
+    /// init, dealloc or deinit of a class that is not a view controller (see `ControllerClassFilter`).
+    case notAController = "init/dealloc of a class not named like a view controller and not seen with a view-controller callback in this launch"
+    /// init, dealloc or deinit with no class named.
+    case sharedCallbackWithoutClass = "init/dealloc with no class named"
+}
+
+/// Why a message that names a lifecycle callback could not be read as one.
+public enum UnreadReason: String, Sendable, CaseIterable {
+    /// The text before the callback is a sentence, not a controller's name or a tag.
+    case noControllerBefore = "the text before the callback names no controller"
+}
+
+/// A loose reading of a message: a lifecycle callback found anywhere in it, and the controller named around it.
+struct LooseReading {
+    var selector: Range<Int>
+    /// The class as logged (with its module, or a Swift mangled name); nil when the message names none.
+    var className: Range<Int>?
+    /// An instance address (`0x…`) or id (a UUID) logged with it.
+    var address: Range<Int>?
+    /// The shape that named the controller (`IdentityShape.name`), or `anonymous`.
+    var shape: String
+}
+
+/// One way a message names its controller around the callback: a row of `IdentityShape.all`.
+///
+/// Before-shapes are matched against the text before the callback's name (they end where it starts), after-shapes
+/// against the text after it. Groups: `class`, and optionally `address` (`0x…`) or `id` (a UUID) and `sign` (`+`
+/// for a class method).
+struct IdentityShape {
+    enum Side { case before, after }
+    /// What a match means.
+    enum Meaning {
+        /// The class (and address) of the controller.
+        case controller
+        /// The class must also look like a controller's (`ControllerClassFilter.isNamedLikeController`) or start with
+        /// an upper-case letter: a plain word before a callback is otherwise the end of a sentence.
+        case plausibleController
+        /// Only tags before the callback: the message names no controller here.
+        case tagsOnly
+    }
+
+    let name: String
+    let side: Side
+    let meaning: Meaning
+    let pattern: String
+    /// Messages this shape reads, with the class and address it reads in them (checked by tests).
+    let samples: [(message: String, className: String?, address: String?)]
+
+    /// A class as logged: a Swift module path or a mangled name is allowed.
+    static let name = #"[A-Za-z_$][\w.$]*"#
+    /// What may stand before a message: spaces, bracketed or parenthesised tags (`[INFO]`), digits, punctuation,
+    /// arrows, emoji and non-ASCII labels (`方法:`), anything but an ASCII letter or the start of an object.
+    static let tags = #"(?:\s|\[[^\]\n]*\]|\([^)\n]*\)|[^\sA-Za-z_\[(<])*"#
+    static let address = #"0x[0-9A-Fa-f]+"#
+    static let uuid = #"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}"#
+
+    /// In the order they are tried.
+    static let all: [IdentityShape] = [
+        IdentityShape(
+            name: "objc-method", side: .before, meaning: .controller,
+            pattern: #"(?<sign>[-+])\[(?<class>\#(name))(?:\s*\([^)\n]*\))?\s+\z"#,
+            samples: [("111-[ViewController viewDidLoad]", "ViewController", nil),
+                      ("方法:-[ViewController loadView]", "ViewController", nil),
+                      ("[INFO] (-[CartVC viewWillDisappear:]) - Called for object <CartVC: 0x8b37770>, animated = YES", "CartVC", "0x8b37770")]),
+        IdentityShape(
+            name: "object", side: .before, meaning: .controller,
+            pattern: #"<(?<class>\#(name))(?::\s*(?<address>\#(address)))?>[^\w<(\[]*\z"#,
+            samples: [("<App.DetailViewController: 0x7fd3e1c0a600>    >>>>    viewDidLoad", "App.DetailViewController", "0x7fd3e1c0a600"),
+                      ("--> <_TtCV14__lldb_expr_9010SampleView11Coordinator: 0x600003f0c000> viewDidLoad()", "_TtCV14__lldb_expr_9010SampleView11Coordinator", "0x600003f0c000")]),
+        IdentityShape(
+            name: "dotted", side: .before, meaning: .plausibleController,
+            pattern: #"\G\#(tags)(?<class>\#(name))\.\z"#,
+            samples: [("ProfileViewController.viewDidAppear(_:)", "ProfileViewController", nil)]),
+        IdentityShape(
+            name: "arrow", side: .before, meaning: .controller,
+            pattern: #"\G\#(tags)\[?(?<class>\#(name))\]?\s*(?:>{2,}|-+>|=+>|→)\s*\z"#,
+            samples: [("12: HomeViewController >>>> viewWillAppear:", "HomeViewController", nil),
+                      ("🚀 HomeViewController -> viewDidLoad", "HomeViewController", nil)]),
+        IdentityShape(
+            name: "label", side: .before, meaning: .controller,
+            pattern: #"\G\#(tags)(?<class>\#(name))\s*(?:[:|]|-{1,2}|–|—)\s*\z"#,
+            samples: [("vc1: viewDidLoad", "vc1", nil), ("vc1 – viewDidLoad", "vc1", nil),
+                      ("[Lifecycle] SettingsVC - viewWillAppear(_:)", "SettingsVC", nil)]),
+        IdentityShape(
+            name: "phrase", side: .before, meaning: .controller,
+            pattern: #"\G\#(tags)(?<class>(?:[A-Za-z]\w*\s+){0,3}(?i:controller))\s+\z"#,
+            samples: [("Table view controller viewWillAppear called", "Table view controller", nil)]),
+        IdentityShape(
+            name: "word", side: .before, meaning: .plausibleController,
+            pattern: #"\G\#(tags)(?<class>\#(name))\s+\z"#,
+            samples: [("14: A_ViewController viewWillDisappear:", "A_ViewController", nil),
+                      ("VC1 viewWillAppear Called", "VC1", nil)]),
+        IdentityShape(
+            name: "tags-only", side: .before, meaning: .tagsOnly,
+            pattern: #"\G\#(tags)\z"#,
+            samples: [("--> viewDidLoad", nil, nil), ("viewWillAppear(_:)", nil, nil)]),
+        IdentityShape(
+            name: "object-after", side: .after, meaning: .controller,
+            pattern: #"<(?<class>\#(name)):\s*(?<address>\#(address))>"#,
+            samples: [("viewWillAppear <DetailViewController: 0x7fd1e6042310>", "DetailViewController", "0x7fd1e6042310")]),
+        IdentityShape(
+            name: "id-after", side: .after, meaning: .tagsOnly,
+            pattern: #"\G[^\w]*(?<id>\#(uuid))"#,
+            samples: [("viewDidLoad() 3F2504E0-4F89-41D3-9A0C-0305E82C3301", nil, "3F2504E0-4F89-41D3-9A0C-0305E82C3301")]),
+        IdentityShape(
+            name: "controller-after", side: .after, meaning: .plausibleController,
+            pattern: #"\G[\s:\-–]*(?<class>\#(name))"#,
+            samples: [("viewDidAppear: CheckoutViewController", "CheckoutViewController", nil)]),
+    ]
+}
+
+/// Finds a lifecycle callback's name anywhere in a message, then reads the controller around it through
+/// `IdentityShape.all`: the shapes that the anchored message forms do not cover (tags glued before the message,
+/// numbering and labels, the object after the callback, no class at all).
+final class LooseMessageReader {
+    /// The name of a callback, intent or delegate method with its arguments, not inside a longer identifier.
+    static let vocabularyPattern: String = {
+        var bases = Set<String>()
+        for (callback, spellings) in CallbackNames.spellings where callback.family != .marker {
+            for spelling in spellings + [callback.rawValue] {
+                let base = spelling.prefix { $0 != "(" && $0 != ":" }
+                if !base.isEmpty { bases.insert(String(base)) }
+            }
+        }
+        // Longest first, so that a name is not cut at a shorter one it starts with.
+        let alternation = bases.sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }.joined(separator: "|")
+        return #"(?<![\w$])(?:\#(alternation))(?:\([\w:]*\)|:(?:[A-Za-z_]\w*:)*)?(?![\w(])"#
+    }()
+
+    private let vocabulary: PCRE2Matcher
+    private let shapes: [(shape: IdentityShape, matcher: PCRE2Matcher, groups: (className: Int?, address: Int?, id: Int?, sign: Int?))]
+
+    init(limits: PCRE2Limits) {
+        // Fixed patterns, covered by tests: compiling them cannot fail.
+        vocabulary = PCRE2Matcher(try! PCRE2Pattern(LooseMessageReader.vocabularyPattern), limits: limits)
+        shapes = IdentityShape.all.map { shape in
+            let pattern = try! PCRE2Pattern(shape.pattern)
+            return (shape, PCRE2Matcher(pattern, limits: limits),
+                    (pattern.groupNumber(named: "class"), pattern.groupNumber(named: "address"),
+                     pattern.groupNumber(named: "id"), pattern.groupNumber(named: "sign")))
+        }
+    }
+
+    static let blockInvoke: StaticString = "_block_invoke"
+
+    /// What reading a message gave.
+    enum Outcome {
+        case callback(LooseReading)
+        case other(OtherReason)
+        case unread(UnreadReason)
+    }
+
+    /// Reads `line[range]` (a message the anchored forms did not read): the first known callback named in it and the
+    /// controller around it.
+    func read(_ line: UnsafeRawBufferPointer, message range: Range<Int>) throws(PCRE2MatchError) -> Outcome {
+        let message = UnsafeRawBufferPointer(rebasing: line[..<range.upperBound])
+        var from = range.lowerBound
+        while try vocabulary.matches(message, from: from), let selector = vocabulary.matchedRange {
+            from = selector.upperBound
+            guard CallbackNames.callback(forSelector: String(decoding: line[selector], as: UTF8.self)) != nil else { continue }
+            if LooseMessageReader.contains(line[range], LooseMessageReader.blockInvoke) { return .other(.blockInvoke) }
+            return try identify(line, message: range, selector: selector)
+        }
+        return .other(.noCallback)
+    }
+
+    /// The controller named around the callback at `selector`.
+    private func identify(_ line: UnsafeRawBufferPointer, message range: Range<Int>, selector: Range<Int>) throws(PCRE2MatchError) -> Outcome {
+        let before = UnsafeRawBufferPointer(rebasing: line[..<selector.lowerBound])
+        var reading: LooseReading?
+        for entry in shapes where entry.shape.side == .before {
+            guard try entry.matcher.matches(before, from: range.lowerBound) else { continue }
+            if entry.shape.meaning == .tagsOnly {
+                reading = LooseReading(selector: selector, shape: "anonymous")
+                break
+            }
+            guard let className = entry.groups.className.flatMap(entry.matcher.range(ofGroup:)) else { continue }
+            if entry.shape.meaning == .plausibleController, !LooseMessageReader.isPlausibleClass(line[className]) { continue }
+            if let sign = entry.groups.sign.flatMap(entry.matcher.range(ofGroup:)), line[sign.lowerBound] == UInt8(ascii: "+") {
+                return .other(.classMethod)
+            }
+            reading = LooseReading(selector: selector, className: className,
+                                   address: entry.groups.address.flatMap(entry.matcher.range(ofGroup:)), shape: entry.shape.name)
+            break
+        }
+        guard var reading else { return .unread(.noControllerBefore) }
+        // After the callback: the object it was called on, or an instance id, when the text before named none.
+        let after = UnsafeRawBufferPointer(rebasing: line[..<range.upperBound])
+        for entry in shapes where entry.shape.side == .after {
+            guard try entry.matcher.matches(after, from: selector.upperBound) else { continue }
+            let className = entry.groups.className.flatMap(entry.matcher.range(ofGroup:))
+            let address = (entry.groups.address ?? entry.groups.id).flatMap(entry.matcher.range(ofGroup:))
+            if let named = reading.className {
+                // The same class named again with its address: take the address.
+                if reading.address == nil, let className, let address,
+                   MessageParser.className(line[className]) == MessageParser.className(line[named]) {
+                    reading.address = address
+                }
+                break
+            }
+            if entry.shape.meaning == .plausibleController, let className, !LooseMessageReader.isControllerName(line[className]) { continue }
+            reading.className = className
+            reading.address = address
+            reading.shape = entry.shape.name
+            break
+        }
+        return .callback(reading)
+    }
+
+    /// A word before a callback is taken for a class when it starts with an upper-case letter or is named like a
+    /// controller (`vc1`); otherwise it ends a sentence ("Failed to call viewDidLoad").
+    static func isPlausibleClass(_ bytes: UnsafeRawBufferPointer.SubSequence) -> Bool {
+        guard let first = bytes.first else { return false }
+        return (first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z")) || first == UInt8(ascii: "_") || isControllerName(bytes)
+    }
+
+    /// Named like a view controller: the name (without its module) ends in `Controller` or `VC`, in any case, with
+    /// digits after it allowed (`DetailViewController`, `SettingsVC`, `vc1`, `Table view controller`).
+    static func isControllerName(_ bytes: UnsafeRawBufferPointer.SubSequence) -> Bool {
+        isControllerName(MessageParser.className(bytes))
+    }
+
+    /// `isControllerName` for a class name without its module.
+    static func isControllerName(_ className: String) -> Bool {
+        let stem = className.lowercased().reversed().drop { $0.isNumber }
+        let word = String(stem.reversed())
+        return word.hasSuffix("controller") || word.hasSuffix("vc")
+    }
+
+    /// Whether `bytes` contain `needle`.
+    static func contains(_ bytes: UnsafeRawBufferPointer.SubSequence, _ needle: StaticString) -> Bool {
+        let count = needle.utf8CodeUnitCount
+        guard bytes.count >= count else { return false }
+        let first = needle.utf8Start.pointee
+        var index = bytes.startIndex
+        while index + count <= bytes.endIndex {
+            if bytes[index] == first, memcmp(bytes.base.baseAddress! + index, needle.utf8Start, count) == 0 { return true }
+            index += 1
+        }
+        return false
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
