@@ -76,6 +76,7 @@ import Testing
         (.appCallbacksWithScenes, 5, .warning),
         (.slowTransition, 8, .warning),
         (.sessionEndedAbruptly, 9, .info),
+        (.noLifecycleEvents, 1, .warning),
     ]
 
     /// The legal patterns: each sample must produce no finding at all.

@@ -98,6 +98,12 @@ public final class Analyzer: SessionFeed {
     }
 
     func endInput(_ input: InputSummary) {
+        if input.events == 0, let severity = options.rules.severity(of: .noLifecycleEvents) {
+            let read = LineDisposition.allCases.map { "\(input.lines($0)) \($0.rawValue)" }.joined(separator: ", ")
+            finding(Finding(rule: .noLifecycleEvents, severity: severity, input: input.name, line: 1, session: 0, controller: nil,
+                            message: "no lifecycle event was read from \(input.name) (\(input.lines) lines: \(read), \(input.skippedLines) blank or skipped); `lctrace lines \(input.name)` shows how each line was read",
+                            expected: "view controller, app or scene callbacks", actual: "none"))
+        }
         summary.inputs.append(input)
         sink.endInput(input)
     }
@@ -134,7 +140,7 @@ public final class Analyzer: SessionFeed {
         let offset = summary.sessions
         func renumber(_ finding: Finding) -> Finding {
             var finding = finding
-            finding.session += offset
+            if finding.session > 0 { finding.session += offset }
             return finding
         }
         for item in recording.items {

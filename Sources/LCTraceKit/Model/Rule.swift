@@ -40,6 +40,8 @@ public enum Rule: String, Sendable, CaseIterable, Codable {
     case slowTransition = "slow-transition"
     // Whole sessions
     case sessionEndedAbruptly = "session-ended-abruptly"
+    // Whole inputs
+    case noLifecycleEvents = "no-lifecycle-events"
 
     public var entry: RuleCatalog.Entry { RuleCatalog.entry(for: self) }
     public var defaultSeverity: Severity { entry.severity }
@@ -54,7 +56,7 @@ public struct Finding: Sendable, Equatable {
     public var input: String
     /// 1-based line number in that input.
     public var line: Int
-    /// 1-based session number across the whole run.
+    /// 1-based session number across the whole run; 0 for a finding about a whole input.
     public var session: Int
     /// The controller (or `AppDelegate`) the finding is about.
     public var controller: String?

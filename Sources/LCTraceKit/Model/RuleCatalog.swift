@@ -202,5 +202,12 @@ public enum RuleCatalog {
             example: "main()\nAppDelegate application(_:didFinishLaunchingWithOptions:)\nA viewWillAppear(_:)",
             uikit: "A suspended app is killed silently after didEnterBackground, and willTerminate precedes a normal exit; a log that stops elsewhere usually means a crash or a kill from the debugger.",
             reference: "§3"),
+        Entry(
+            rule: .noLifecycleEvents, severity: .warning,
+            summary: "an input from which no lifecycle event was read",
+            explanation: "Fires once per input (at line 1) when none of its lines was read as a controller, app or scene callback, a navigation call or a marker: the wrong file, a log level that hides the app's messages, or a line shape lctrace does not read. The summary counts how every line was read, and `lctrace lines FILE` shows it line by line.",
+            example: "NetworkClient: GET /api/v2/products?page=3 -> 200 (182 ms)\nImageCache: hit ratio 0.93 after 412 lookups",
+            uikit: "An app that logs its controllers' callbacks prints several for every screen it shows; a log of a running app with none of them was not written by that logging.",
+            reference: "§10"),
     ]
 }

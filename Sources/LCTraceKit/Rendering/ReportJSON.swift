@@ -112,6 +112,15 @@ enum ReportJSON {
         w.object { w in
             for reason in SkipReason.allCases { w.key(text: reason.rawValue); w.value(summary.skipped(reason)) }
         }
+        w.key("lineDispositions")
+        w.object { w in dispositionMembers(summary.lines, summary.skipped, into: &w) }
+        w.key("unreadLines")
+        w.objects(summary.unread) { unread, w in
+            w.member("input", unread.input)
+            w.member("line", unread.line)
+            w.member("text", unread.text)
+            w.member("reason", unread.reason.rawValue)
+        }
         w.member("truncatedLines", summary.truncatedLines)
         w.member("events", summary.events)
         w.member("sessions", summary.sessions)
@@ -150,5 +159,13 @@ enum ReportJSON {
         w.member("truncatedLines", input.truncatedLines)
         w.member("gluedRecords", input.gluedRecords)
         w.member("events", input.events)
+        w.key("lineDispositions")
+        w.object { w in dispositionMembers(input.lines, { input.skipped[$0] ?? 0 }, into: &w) }
+    }
+
+    /// Every line counted once: `lifecycle`, `notice`, `other`, `unread`, then the skipped ones by reason.
+    static func dispositionMembers(_ read: (LineDisposition) -> Int, _ skipped: (SkipReason) -> Int, into w: inout JSONWriter) {
+        for disposition in LineDisposition.allCases { w.key(text: disposition.rawValue); w.value(read(disposition)) }
+        for reason in SkipReason.allCases { w.key(text: reason.rawValue); w.value(skipped(reason)) }
     }
 }

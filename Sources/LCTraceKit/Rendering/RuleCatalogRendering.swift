@@ -22,8 +22,6 @@ public enum RuleCatalogRendering {
 
             What UIKit does: \(entry.uikit)
 
-            Ground truth: \(entry.reference) of lifecycle-ground-truth.md
-
             """
     }
 
@@ -44,7 +42,6 @@ public enum RuleCatalogRendering {
             ("explanation", .string(entry.explanation)),
             ("example", .string(entry.example)),
             ("uikit", .string(entry.uikit)),
-            ("reference", .string(entry.reference)),
         ])
     }
 

@@ -45,11 +45,24 @@ public final class TextRenderer: ReportSink {
     public func beginInput(_ name: String) {}
 
     public func finding(_ finding: Finding) {
-        guard live else { return }
+        guard live else {
+            if finding.session == 0 { inputFindings.append(finding) }
+            return
+        }
         output.write(formatFinding(finding) + "\n")
         output.flush()
     }
-    public func endInput(_ summary: InputSummary) {}
+
+    /// Findings about the input being read as a whole, printed when it ends (session blocks print the others).
+    private var inputFindings: [Finding] = []
+
+    public func endInput(_ summary: InputSummary) {
+        guard !inputFindings.isEmpty else { return }
+        output.write(style.bold("Input \(summary.name)") + "\n  " + style.bold("Findings") + "\n")
+        for finding in inputFindings { output.write("    " + formatFinding(finding) + "\n") }
+        output.write("\n")
+        inputFindings = []
+    }
 
     public func sessionClosed(_ session: SessionReport) {
         block.removeAll()
@@ -233,7 +246,11 @@ public final class TextRenderer: ReportSink {
 
     public func finish(_ summary: RunSummary) {
         writeTiming(summary)
-        var parts = ["\(plural(summary.lines, "line")) (\(summary.parsedLines) parsed, \(summary.skippedLines) skipped"
+        writeUnread(summary)
+        let read = LineDisposition.allCases.map { "\(summary.lines($0)) \($0.rawValue)" }
+        let skipped = summary.skippedLines - summary.skipped(.blank)
+        var parts = ["\(plural(summary.lines, "line")) (" + read.joined(separator: ", ") + ", \(summary.skipped(.blank)) blank"
+                     + (skipped > 0 ? ", \(skipped) skipped" : "")
                      + (summary.truncatedLines > 0 ? ", \(summary.truncatedLines) truncated" : "") + ")"]
         parts.append(plural(summary.events, "event"))
         parts.append(plural(summary.sessions, "session"))
@@ -245,6 +262,19 @@ public final class TextRenderer: ReportSink {
         }
         output.write(style.bold("Summary:") + " " + parts.joined(separator: ", ") + "; " + counts.joined(separator: ", ") + "\n")
         output.flush()
+    }
+
+    /// The lines that name a lifecycle callback but were not read as one, so that none is lost silently.
+    private func writeUnread(_ summary: RunSummary) {
+        let unread = summary.unread
+        guard !unread.isEmpty else { return }
+        let total = summary.lines(.unread)
+        let heading = total > unread.count ? "Unread lines (the first \(unread.count) of \(total))" : "Unread lines"
+        output.write(style.bold(heading) + " name a lifecycle callback but no controller (`lctrace lines FILE` shows how each line was read)\n")
+        for line in unread {
+            output.write("  \(line.input):\(line.line): \(line.reason.rawValue): \(line.text)\n")
+        }
+        output.write("\n")
     }
 
     /// Per controller class and per transition kind: how many, p50, p90, max.
