@@ -25,7 +25,7 @@ struct LCTrace: ParsableCommand {
             Exit status: 0 when the run completes (whatever it found); 1 when --fail-on is given and a finding \
             reaches that severity; 2 on a usage error or an input that cannot be read.
             """,
-        subcommands: [Analyze.self, Rules.self, Explain.self],
+        subcommands: [Analyze.self, Lines.self, Rules.self, Explain.self],
         defaultSubcommand: Analyze.self)
 
     static func main() {
@@ -86,15 +86,7 @@ struct Analyze: ParsableCommand {
     @Flag(name: .long, help: "Keep reading the file at its end, as tail -f does, until interrupted (SIGINT/SIGTERM).")
     var follow = false
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Line format: auto, \(LineFormat.builtIn.map(\.name).joined(separator: ", ")).",
-        valueName: "name"))
-    var lineFormat: String = "auto"
-
-    @Option(name: .long, help: ArgumentHelp(
-        "A PCRE2 pattern for the line header, with named groups time, process, pid, tid, message.",
-        valueName: "regex"))
-    var pattern: String?
+    @OptionGroup var lineFormatOptions: LineFormatOptions
 
     @Flag(name: .long, help: "Leave the per-event lists out of the report (summary, transitions, findings only).")
     var noEvents = false
@@ -112,12 +104,6 @@ struct Analyze: ParsableCommand {
         if follow, inputs.count != 1 || inputs == ["-"] {
             throw ValidationError("--follow reads exactly one file.")
         }
-        if pattern != nil, lineFormat != "auto" {
-            throw ValidationError("--pattern and --line-format cannot be used together.")
-        }
-        if lineFormat != "auto", LineFormat.named(lineFormat) == nil {
-            throw ValidationError("unknown line format '\(lineFormat)'; expected auto, \(LineFormat.builtIn.map(\.name).joined(separator: ", ")).")
-        }
     }
 
     func run() throws {
@@ -125,11 +111,7 @@ struct Analyze: ParsableCommand {
         options.keepEvents = !noEvents && format != .ndjson  // ndjson streams events instead of keeping them
         options.follow = follow
         (options.rules, options.configPath) = ruleOptions.settings()
-        if let pattern {
-            options.lineFormat = .fixed(.custom(pattern))
-        } else if let format = LineFormat.named(lineFormat) {
-            options.lineFormat = .fixed(format)
-        }
+        options.lineFormat = lineFormatOptions.choice
 
         let sources = inputs.isEmpty ? [InputSource.standardInput] : inputs.map(InputSource.file)
         // Check every input before printing anything, so an unreadable one fails the run cleanly.
@@ -193,10 +175,120 @@ struct Analyze: ParsableCommand {
         }
     }
 
-    private func fail(_ message: String) -> Never {
-        FileHandleStream.standardError.write("lctrace: \(message)\n")
-        Glibc.exit(ExitStatus.usageOrInput)
+}
+
+/// Says what went wrong on stderr and exits with status 2.
+func fail(_ message: String) -> Never {
+    FileHandleStream.standardError.write("lctrace: \(message)\n")
+    Glibc.exit(ExitStatus.usageOrInput)
+}
+
+/// `--line-format` and `--pattern`.
+struct LineFormatOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "Line format: auto (every line on its own), \(LineFormat.builtIn.map(\.name).joined(separator: ", ")).",
+        valueName: "name"))
+    var lineFormat: String = "auto"
+
+    @Option(name: .long, help: ArgumentHelp(
+        "A PCRE2 pattern for the line header, with named groups time, process, pid, tid, message.",
+        valueName: "regex"))
+    var pattern: String?
+
+    func validate() throws {
+        if pattern != nil, lineFormat != "auto" {
+            throw ValidationError("--pattern and --line-format cannot be used together.")
+        }
+        if lineFormat != "auto", LineFormat.named(lineFormat) == nil {
+            throw ValidationError("unknown line format '\(lineFormat)'; expected auto, \(LineFormat.builtIn.map(\.name).joined(separator: ", ")).")
+        }
     }
+
+    var choice: LineFormatChoice {
+        if let pattern { return .fixed(.custom(pattern)) }
+        if let format = LineFormat.named(lineFormat) { return .fixed(format) }
+        return .automatic
+    }
+}
+
+struct Lines: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show how each line was read: its disposition, header fields, and the controller and callback, or why none.",
+        discussion: """
+            Every line is one of: lifecycle (a controller, app or scene callback, or a navigation call), notice (a \
+            marker such as main(), or a notice UIKit prints), other (other app logging), unread (names a lifecycle \
+            callback, but no controller could be read around it), blank, unrecognized (outside a forced \
+            --line-format) or regex-limit.
+            """)
+
+    @Argument(help: "Log files to read, in order; none or '-' reads standard input.")
+    var inputs: [String] = []
+
+    @Option(name: .long, help: "Output format: text, or json (one JSON object per line).")
+    var format: CatalogFormat = .text
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Show only lines of this disposition (repeatable): lifecycle, notice, other, unread, blank, unrecognized, regex-limit.",
+        valueName: "disposition"))
+    var only: [String] = []
+
+    @OptionGroup var lineFormatOptions: LineFormatOptions
+
+    static let dispositions = LineDisposition.allCases.map(\.rawValue) + SkipReason.allCases.map(\.rawValue)
+
+    func validate() throws {
+        for disposition in only where !Lines.dispositions.contains(disposition) {
+            throw ValidationError("--only \(disposition): expected one of \(Lines.dispositions.joined(separator: ", ")).")
+        }
+    }
+
+    func run() throws {
+        var options = AnalysisOptions()
+        options.keepEvents = false
+        options.lineFormat = lineFormatOptions.choice
+        let sources = inputs.isEmpty ? [InputSource.standardInput] : inputs.map(InputSource.file)
+        for source in sources where source.name != InputSource.standardInput.name {
+            do { close(try source.openDescriptor()) } catch { fail("\(error)") }
+        }
+        StopRequest.install()
+        let output = Output(fileDescriptor: STDOUT_FILENO)
+        let analyzer: Analyzer
+        do {
+            analyzer = try Analyzer(options: options, sink: DiscardingSink())
+        } catch {
+            fail("--pattern: \(error)")
+        }
+        let shown = Set(only)
+        let json = format == .json
+        let several = sources.count > 1
+        var currentInput: String?
+        analyzer.lineObserver = { reading in
+            guard shown.isEmpty || shown.contains(reading.disposition) else { return }
+            if json { output.write(LineReadingRendering.json(reading)); return }
+            if several, currentInput != reading.input {
+                currentInput = reading.input
+                output.write("==> \(reading.input) <==\n")
+            }
+            output.write(LineReadingRendering.text(reading))
+        }
+        do {
+            try analyzer.analyze(sources, jobs: 1)
+        } catch {
+            output.flush()
+            fail("\(error)")
+        }
+        analyzer.finish()
+        output.flush()
+    }
+}
+
+/// A sink that keeps nothing (`lctrace lines` reads the line observer only).
+private final class DiscardingSink: ReportSink {
+    func beginInput(_ name: String) {}
+    func finding(_ finding: Finding) {}
+    func sessionClosed(_ session: SessionReport) {}
+    func endInput(_ summary: InputSummary) {}
+    func finish(_ summary: RunSummary) {}
 }
 
 /// Rule severities and thresholds: `.lctrace.yml` (or `--config`), then the flags on top.

@@ -67,6 +67,8 @@ import Testing
         (.deallocWhileOnScreen, 4, .warning),
         (.didMoveWithoutWillMove, 11, .warning),
         (.unbalancedAppearanceTransition, 4, .warning),
+        (.appearanceMethodCalledDirectly, 7, .warning),
+        (.presentNotInWindowHierarchy, 2, .warning),
         (.callbackOffMainThread, 6, .error),
         (.possibleLeak, 22, .warning),
         (.stateCallbackBeforeLaunch, 2, .error),

@@ -224,7 +224,7 @@ import PCRE2
     }
 
     @Test func everyCanonicalNameIsKnown() {
-        for callback in Callback.allCases where callback.family != .marker && callback != .unbalancedAppearanceNotice {
+        for callback in Callback.allCases where callback.family != .marker && callback.noticeRule == nil {
             #expect(CallbackNames.callback(forSelector: callback.rawValue) == callback)
         }
     }

@@ -46,6 +46,8 @@ public final class Analyzer: SessionFeed {
     public var progress: (@Sendable (_ bytesRead: Int) -> Void)?
     private var loadToAppear = DurationAggregator()
     private var transitionDurations = DurationAggregator()
+    /// Called with how each line was read (`lctrace lines`); inputs are then read one after another, in one piece.
+    public var lineObserver: ((LineReading) -> Void)?
 
     /// Throws when a forced pattern does not compile.
     public convenience init(options: AnalysisOptions, sink: any ReportSink) throws(PCRE2CompileError) {
@@ -310,6 +312,9 @@ private final class InputRun {
     private var ids = IDReader()
     /// Whether init and dealloc belong to a view controller.
     private var classFilter = ControllerClassFilter()
+    /// The analyzer's line observer, and what it is told of the line being read.
+    private let observer: ((LineReading) -> Void)?
+    private var observed = LineReading(input: "", line: 0, text: "", disposition: "")
     /// The format named in the summary when the choice is forced; nil for automatic (the first format recognised).
     private let forcedFormat: String?
 
@@ -320,6 +325,7 @@ private final class InputRun {
         self.name = name
         self.lineNumber = firstLine - 1
         self.knowledge = knowledge
+        self.observer = analyzer.lineObserver
         if case .fixed(let format) = analyzer.options.lineFormat { forcedFormat = format.name } else { forcedFormat = nil }
         self.summary = InputSummary(name: name, format: forcedFormat ?? LineFormat.bare.name)
     }
@@ -336,6 +342,15 @@ private final class InputRun {
     }
 
     private func process(_ line: UnsafeRawBufferPointer, truncated: Bool) {
+        guard let observer else { return read(line, truncated: truncated) }
+        let before = summary
+        observed = LineReading(input: name, line: lineNumber, text: String(decoding: line, as: UTF8.self), disposition: "")
+        read(line, truncated: truncated)
+        observed.disposition = LineReading.disposition(before: before, after: summary)
+        observer(observed)
+    }
+
+    private func read(_ line: UnsafeRawBufferPointer, truncated: Bool) {
         summary.lines += 1
         if truncated { summary.truncatedLines += 1 }
         if MessageParser.isBlank(line) {
@@ -357,7 +372,9 @@ private final class InputRun {
     private func parseRecord(_ line: UnsafeRawBufferPointer, from start: Int) throws -> Bool {
         guard let header = try recognizer.parse(line, from: start) else { return false }
         let message: KeyedMessage
-        switch try messageParser.parseKeyed(line, message: header.message) {
+        let reading = try messageParser.parseKeyed(line, message: header.message)
+        if observer != nil, start == 0 { observe(header, reading, line) }
+        switch reading {
         case .message(let read): message = read
         case .other:
             if start == 0 { summary.otherLines += 1 }
@@ -374,7 +391,7 @@ private final class InputRun {
         if start == 0 {
             if !isEvent {
                 summary.otherLines += 1
-            } else if callback.family == .marker || callback == .unbalancedAppearanceNotice {
+            } else if callback.family == .marker || callback.noticeRule != nil {
                 summary.noticeLines += 1
             } else {
                 summary.lifecycleLines += 1
@@ -384,6 +401,26 @@ private final class InputRun {
             summary.gluedRecords += 1
         }
         return true
+    }
+
+    /// Notes what the line observer is told of the line's header and message.
+    private func observe(_ header: LineHeader, _ reading: MessageReading, _ line: UnsafeRawBufferPointer) {
+        func text(_ range: Range<Int>?) -> String? { range.map { String(decoding: line[$0], as: UTF8.self) } }
+        observed.format = header.time == nil && header.pid == nil && header.process == nil ? nil : recognizer.lastFormat.name
+        observed.message = text(header.message)
+        observed.time = text(header.time)
+        observed.process = text(header.process)
+        observed.pid = text(header.pid)
+        observed.tid = text(header.tid)
+        switch reading {
+        case .message(let message):
+            observed.className = messageParser.className(of: message)
+            observed.address = messageParser.address(of: message)
+            observed.callback = message.callback
+            observed.spelled = messageParser.spelling(of: message)
+        case .other(let reason): observed.reason = reason.rawValue
+        case .unread(let reason): observed.reason = reason.rawValue
+        }
     }
 
     private func noteUnread(_ line: UnsafeRawBufferPointer, reason: UnreadReason) {
@@ -402,7 +439,10 @@ private final class InputRun {
         let startsNew = sessionReference?._withUnsafeGuaranteedRef({ InputRun.startsNewSession($0, with: callback, pid: pid) }) ?? true
         if callback.family == .controller {
             if callback.isSharedWithOtherClasses {
-                guard classFilter.acceptsShared(message, names: messageParser, newLaunch: startsNew) else { return false }
+                guard classFilter.acceptsShared(message, names: messageParser, newLaunch: startsNew) else {
+                    if observer != nil { observed.reason = OtherReason.notAController.rawValue }
+                    return false
+                }
             } else {
                 classFilter.noteControllerCallback(message, names: messageParser)
             }

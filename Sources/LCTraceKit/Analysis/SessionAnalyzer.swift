@@ -270,11 +270,11 @@ final class SessionAnalyzer: TransitionContext {
 
         if callback == .viewDidLoad {
             violated = checkViewLoad(index, event: event, outcome: outcome, spawned: &index)
-        } else if callback == .unbalancedAppearanceNotice {
+        } else if let rule = callback.noticeRule {
             let name = self.name(of: index)
-            emit(Deviation(rule: .unbalancedAppearanceTransition, line: event.line, subject: name,
-                           message: "UIKit reported unbalanced calls to begin/end appearance transitions for \(name)",
-                           expected: "each beginAppearanceTransition closed by one endAppearanceTransition", actual: names.spelling(of: event.message)))
+            let notice = names.spelling(of: event.message)
+            emit(Deviation(rule: rule, line: event.line, subject: name, message: RuleCatalog.noticeMessage(rule, controller: name, notice: notice),
+                           expected: RuleCatalog.noticeExpectation(rule), actual: notice))
         } else {
             checkContainment(index, callback: callback, line: event.line)
             switch outcome {

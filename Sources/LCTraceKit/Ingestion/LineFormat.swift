@@ -55,7 +55,7 @@ public struct LineFormat: Sendable {
     public static let logCompact = LineFormat(
         name: "log-compact",
         summary: "`log show --style compact` / `log stream --style compact`: timestamp, type code, Process[pid:tid]",
-        pattern: #"(?<time>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) (?:Df|Db|I|E|F|A) +(?<process>[^\[\]\n]+?)\[(?<pid>\d+):(?<tid>[0-9a-fA-Fx]+)\] (?:\([^)\n]*\) )?(?:\[[^\]\n]*\] )?"#,
+        pattern: #"(?<time>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) (?:Df|Db|Fa|I|E|F|A) +(?<process>[^\[\]\n]+?)\[(?<pid>\d+):(?<tid>[0-9a-fA-Fx]+)\] (?:\([^)\n]*\) )?(?:\[[^\]\n]*\] )?"#,
         samples: ["2024-02-09 09:14:03.118 Df ShopApp[4410:1e4a1] [com.example.shop:lifecycle] CartViewController viewDidLoad()",
                   "2024-02-09 09:14:03.120 I  ShopApp[4410:1e4a1] (UIKitCore) CartViewController viewWillAppear(_:)"])
 
@@ -97,6 +97,23 @@ public struct LineFormat: Sendable {
     /// one another's lines; the partial ones after them (`isPartial`) would also match parts of a complete header.
     public static let builtIn: [LineFormat] = [.logShow, .logCompact, .nslogModern, .nslogClassic, .xcodeConsole, .syslog,
                                                .processHeader, .idsHeader, .timeOfDay, .bare]
+
+    /// Whether a line read as `nslog-classic` might be `log-compact`, which comes first in detection order: both
+    /// start with a date and a time with milliseconds, and a classic process name may begin with what is compact's
+    /// type code (`2024-02-09 09:14:03.118 Df ShopApp[4410:1e4a1]`). True when the process begins with a type code and
+    /// a space.
+    static func classicProcessMayBeCompact(_ process: UnsafeRawBufferPointer.SubSequence) -> Bool {
+        guard process.count >= 3, let first = process.first else { return false }
+        let second = process[process.startIndex + 1]
+        let typeCode: Int
+        switch first {
+        case UInt8(ascii: "I"), UInt8(ascii: "E"), UInt8(ascii: "A"): typeCode = 1
+        case UInt8(ascii: "D"): typeCode = second == UInt8(ascii: "f") || second == UInt8(ascii: "b") ? 2 : 0
+        case UInt8(ascii: "F"): typeCode = second == UInt8(ascii: "a") ? 2 : 1
+        default: typeCode = 0
+        }
+        return typeCode > 0 && process.count > typeCode && process[process.startIndex + typeCode] == UInt8(ascii: " ")
+    }
 
     /// A partial header: tried only after every complete one, whatever format the line before had.
     var isPartial: Bool { name == "process-header" || name == "ids-header" || name == "time-of-day" }

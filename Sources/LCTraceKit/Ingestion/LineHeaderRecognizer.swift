@@ -21,6 +21,9 @@ public final class LineHeaderRecognizer {
     private var lastParser: Int?
     /// Built-in formats skip leading white space; a user's pattern is matched where the line starts.
     private let skipsIndent: Bool
+    /// `nslog-classic`'s parser: a line it reads as the hint may be `log-compact`, which comes before it in detection
+    /// order (`LineFormat.classicProcessMayBeCompact`); such a line is read in order instead.
+    private let classicIndex: Int?
     /// The first format that read a line of the current input; nil while none has.
     public private(set) var firstFormat: LineFormat?
 
@@ -35,10 +38,12 @@ public final class LineHeaderRecognizer {
             self.parsers = parsers
             fallsBackToBare = true
             skipsIndent = true
+            classicIndex = parsers.firstIndex { $0.format.name == LineFormat.nslogClassic.name }
         case .fixed(let format):
             parsers = [try LineHeaderParser(format: format, limits: limits, fastPath: fastPath)]
             fallsBackToBare = false
             skipsIndent = format.isAnchoredBuiltIn
+            classicIndex = nil
         }
     }
 
@@ -56,7 +61,8 @@ public final class LineHeaderRecognizer {
     @inline(__always)
     public func parse(_ line: UnsafeRawBufferPointer, from start: Int = 0) throws(PCRE2MatchError) -> LineHeader? {
         let from = skipsIndent ? MessageParser.skipSpaces(line, from: start) : start
-        if let hint, let header = try parsers[hint].parse(line, from: from) {
+        if let hint, let header = try parsers[hint].parse(line, from: from),
+           !(hint == classicIndex && header.process.map({ LineFormat.classicProcessMayBeCompact(line[$0]) }) == true) {
             lastParser = hint
             return header
         }

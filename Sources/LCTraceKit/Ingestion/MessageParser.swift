@@ -251,6 +251,7 @@ public final class MessageParser {
                                               to: trimmed.upperBound).map(MessageReading.message) ?? .other(.noCallback)
         }
         guard trimmed.count >= 3 else { return .other(.noCallback) }
+        if let notice = otherNotice(line, trimmed) { return .message(notice) }
         if let anchored = try recogniseAnchored(line, message: range) { return anchored }
         switch try looseReader.read(line, message: trimmed) {
         case .callback(let reading):
@@ -367,8 +368,56 @@ public final class MessageParser {
         return key
     }
 
+    private static let calledDirectlyNotice: StaticString = " directly on a view controller is not supported"
+    private static let calledDirectlyObject: StaticString = "View controller: "
+    private static let presentNotice: StaticString = "Attempt to present "
+    private static let notInWindowNotice: StaticString = "whose view is not in the window hierarchy"
+
+    /// UIKit's other notices about a controller: an appearance method called directly (the controller is named after
+    /// "View controller: " at the end), and a presentation refused because the presenter's view is not in a window
+    /// (the controller is the one to be presented). Nil when the message is neither.
+    private func otherNotice(_ line: UnsafeRawBufferPointer, _ range: Range<Int>) -> KeyedMessage? {
+        let text = line[range]
+        if MessageParser.find(MessageParser.calledDirectlyNotice, in: text) != nil,
+           let object = MessageParser.find(MessageParser.calledDirectlyObject, in: text, last: true) {
+            return notice(.appearanceCalledDirectlyNotice, line, objectAt: object + MessageParser.calledDirectlyObject.utf8CodeUnitCount,
+                          text: range)
+        }
+        if let attempt = MessageParser.find(MessageParser.presentNotice, in: text),
+           MessageParser.find(MessageParser.notInWindowNotice, in: text) != nil {
+            return notice(.presentNotInWindowNotice, line, objectAt: attempt + MessageParser.presentNotice.utf8CodeUnitCount, text: range)
+        }
+        return nil
+    }
+
+    /// Where `needle` starts in `bytes` (the first place, or the last), or nil.
+    static func find(_ needle: StaticString, in bytes: UnsafeRawBufferPointer.SubSequence, last: Bool = false) -> Int? {
+        let count = needle.utf8CodeUnitCount
+        guard bytes.count >= count, let base = bytes.base.baseAddress else { return nil }
+        let first = Int32(needle.utf8Start.pointee)
+        var found: Int?
+        var from = bytes.startIndex
+        while from + count <= bytes.endIndex, let hit = memchr(base + from, first, bytes.endIndex - count + 1 - from) {
+            let index = base.distance(to: UnsafeRawPointer(hit))
+            if memcmp(base + index, needle.utf8Start, count) == 0 {
+                found = index
+                if !last { break }
+            }
+            from = index + 1
+        }
+        return found
+    }
+
     /// UIKit's "Unbalanced calls to begin/end appearance transitions for <Module.Class: 0x…>." names the controller.
     private func unbalancedAppearanceNotice(_ line: UnsafeRawBufferPointer, from start: Int, to end: Int) -> KeyedMessage? {
+        notice(.unbalancedAppearanceNotice, line, objectAt: start,
+               text: (start - MessageParser.unbalancedNotice.utf8CodeUnitCount)..<end)
+    }
+
+    /// A notice UIKit prints about the controller described at `start` (`<Module.Class: 0x…>`, or a bare class name).
+    /// Its spelling is the whole notice.
+    private func notice(_ callback: Callback, _ line: UnsafeRawBufferPointer, objectAt start: Int, text: Range<Int>) -> KeyedMessage? {
+        let end = text.upperBound
         var index = start
         if index < end, line[index] == UInt8(ascii: "<") { index += 1 }
         let nameStart = index
@@ -384,8 +433,8 @@ public final class MessageParser {
             if index > addressStart { address = MessageParser.address(line[addressStart..<index]) }
         }
         let key = classKey(for: className)
-        let spelling = String(decoding: line[(start - MessageParser.unbalancedNotice.utf8CodeUnitCount)..<end], as: UTF8.self)
-        var message = KeyedMessage(callback: .unbalancedAppearanceNotice, end: end, classKey: key, address: address?.value)
+        let spelling = String(decoding: line[text], as: UTF8.self)
+        var message = KeyedMessage(callback: callback, end: end, classKey: key, address: address?.value)
         message.unkeyed = keepUnkeyed(className: key < 0 ? className : nil, spelling: spelling, address: address?.text)
         message.hasAddressText = address?.text != nil
         return message

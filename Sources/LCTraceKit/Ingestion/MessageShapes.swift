@@ -96,6 +96,10 @@ struct IdentityShape {
             pattern: #"\G\#(tags)(?<class>(?:[A-Za-z]\w*\s+){0,3}(?i:controller))\s+\z"#,
             samples: [("Table view controller viewWillAppear called", "Table view controller", nil)]),
         IdentityShape(
+            name: "source-file", side: .before, meaning: .controller,
+            pattern: #"\G\#(tags)(?<class>[A-Za-z_$][\w$]*)\.(?:swift|mm?)\b[^\n]*?(?:::|[:|\-–])\s*\z"#,
+            samples: [("DetailViewController.swift (line: 88) :: deinit :: has deinitialized", "DetailViewController", nil)]),
+        IdentityShape(
             name: "word", side: .before, meaning: .plausibleController,
             pattern: #"\G\#(tags)(?<class>\#(name))\s+\z"#,
             samples: [("14: A_ViewController viewWillDisappear:", "A_ViewController", nil),
@@ -167,15 +171,16 @@ final class LooseMessageReader {
         var from = range.lowerBound
         while try vocabulary.matches(message, from: from), let selector = vocabulary.matchedRange {
             from = selector.upperBound
-            guard CallbackNames.callback(forSelector: String(decoding: line[selector], as: UTF8.self)) != nil else { continue }
-            if LooseMessageReader.contains(line[range], LooseMessageReader.blockInvoke) { return .other(.blockInvoke) }
-            return try identify(line, message: range, selector: selector)
+            guard let callback = CallbackNames.callback(forSelector: String(decoding: line[selector], as: UTF8.self)) else { continue }
+            if MessageParser.find(LooseMessageReader.blockInvoke, in: line[range]) != nil { return .other(.blockInvoke) }
+            return try identify(line, message: range, selector: selector, callback: callback)
         }
         return .other(.noCallback)
     }
 
     /// The controller named around the callback at `selector`.
-    private func identify(_ line: UnsafeRawBufferPointer, message range: Range<Int>, selector: Range<Int>) throws(PCRE2MatchError) -> Outcome {
+    private func identify(_ line: UnsafeRawBufferPointer, message range: Range<Int>, selector: Range<Int>,
+                          callback: Callback) throws(PCRE2MatchError) -> Outcome {
         let before = UnsafeRawBufferPointer(rebasing: line[..<selector.lowerBound])
         var reading: LooseReading?
         for entry in shapes where entry.shape.side == .before {
@@ -185,7 +190,7 @@ final class LooseMessageReader {
                 break
             }
             guard let className = entry.groups.className.flatMap(entry.matcher.range(ofGroup:)) else { continue }
-            if entry.shape.meaning == .plausibleController, !LooseMessageReader.isPlausibleClass(line[className]) { continue }
+            if entry.shape.meaning == .plausibleController, !LooseMessageReader.isPlausibleClass(line[className], for: callback) { continue }
             if let sign = entry.groups.sign.flatMap(entry.matcher.range(ofGroup:)), line[sign.lowerBound] == UInt8(ascii: "+") {
                 return .other(.classMethod)
             }
@@ -217,10 +222,15 @@ final class LooseMessageReader {
         return .callback(reading)
     }
 
-    /// A word before a callback is taken for a class when it starts with an upper-case letter or is named like a
-    /// controller (`vc1`); otherwise it ends a sentence ("Failed to call viewDidLoad").
-    static func isPlausibleClass(_ bytes: UnsafeRawBufferPointer.SubSequence) -> Bool {
+    /// A word before a controller callback is taken for a class when it starts with an upper-case letter or is named
+    /// like a controller (`vc1`); otherwise it ends a sentence ("Failed to call viewDidLoad"). Before an app or scene
+    /// delegate callback, it must be named like a delegate (`AppDelegate`, `SceneDelegate`): "Skipping
+    /// applicationDidBecomeActive work" is a sentence.
+    static func isPlausibleClass(_ bytes: UnsafeRawBufferPointer.SubSequence, for callback: Callback) -> Bool {
         guard let first = bytes.first else { return false }
+        if callback.family == .application || callback.family == .scene {
+            return MessageParser.className(bytes).lowercased().hasSuffix("delegate")
+        }
         return (first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z")) || first == UInt8(ascii: "_") || isControllerName(bytes)
     }
 
@@ -235,19 +245,6 @@ final class LooseMessageReader {
         let stem = className.lowercased().reversed().drop { $0.isNumber }
         let word = String(stem.reversed())
         return word.hasSuffix("controller") || word.hasSuffix("vc")
-    }
-
-    /// Whether `bytes` contain `needle`.
-    static func contains(_ bytes: UnsafeRawBufferPointer.SubSequence, _ needle: StaticString) -> Bool {
-        let count = needle.utf8CodeUnitCount
-        guard bytes.count >= count else { return false }
-        let first = needle.utf8Start.pointee
-        var index = bytes.startIndex
-        while index + count <= bytes.endIndex {
-            if bytes[index] == first, memcmp(bytes.base.baseAddress! + index, needle.utf8Start, count) == 0 { return true }
-            index += 1
-        }
-        return false
     }
 }
 

@@ -22,6 +22,11 @@ public enum Callback: String, Sendable, CaseIterable, Codable {
     case dealloc
     /// UIKit's console line "Unbalanced calls to begin/end appearance transitions for <X>", attached to X.
     case unbalancedAppearanceNotice = "Unbalanced calls to begin/end appearance transitions"
+    /// UIKit's "[ViewController] Calling -viewWillDisappear: directly on a view controller is not supported … View
+    /// controller: <X>", attached to X.
+    case appearanceCalledDirectlyNotice = "Calling an appearance method directly"
+    /// UIKit's "Attempt to present <B> on <A> whose view is not in the window hierarchy", attached to B.
+    case presentNotInWindowNotice = "Attempt to present on a view not in the window hierarchy"
 
     // App delegate
     case willFinishLaunching = "application:willFinishLaunchingWithOptions"
@@ -68,7 +73,7 @@ public enum Callback: String, Sendable, CaseIterable, Codable {
              .viewWillDisappear, .viewDidDisappear, .viewWillLayoutSubviews, .viewDidLayoutSubviews,
              .didReceiveMemoryWarning, .viewWillUnload, .viewDidUnload, .willMoveToParentViewController,
              .didMoveToParentViewController, .beginAppearanceTransition, .endAppearanceTransition, .dealloc,
-             .unbalancedAppearanceNotice:
+             .unbalancedAppearanceNotice, .appearanceCalledDirectlyNotice, .presentNotInWindowNotice:
             return .controller
         case .willFinishLaunching, .didFinishLaunching, .applicationDidBecomeActive, .applicationWillResignActive,
              .applicationDidEnterBackground, .applicationWillEnterForeground, .applicationWillTerminate,
@@ -101,7 +106,7 @@ public enum Callback: String, Sendable, CaseIterable, Codable {
     /// and scene callbacks, except init and dealloc, which run wherever the object is created or released.
     public var isDeliveredOnMainThread: Bool {
         switch family {
-        case .controller: return self != .initialize && self != .dealloc && self != .unbalancedAppearanceNotice
+        case .controller: return self != .initialize && self != .dealloc && noticeRule == nil
         case .application, .scene: return true
         case .intent, .marker: return false
         }
@@ -113,6 +118,16 @@ public enum Callback: String, Sendable, CaseIterable, Codable {
         case .willMoveToParentViewController, .didMoveToParentViewController, .beginAppearanceTransition, .endAppearanceTransition:
             return true
         default: return false
+        }
+    }
+
+    /// For a notice UIKit prints about a controller, the rule it is reported under; nil for everything else.
+    public var noticeRule: Rule? {
+        switch self {
+        case .unbalancedAppearanceNotice: return .unbalancedAppearanceTransition
+        case .appearanceCalledDirectlyNotice: return .appearanceMethodCalledDirectly
+        case .presentNotInWindowNotice: return .presentNotInWindowHierarchy
+        default: return nil
         }
     }
 

@@ -24,6 +24,8 @@ public enum Rule: String, Sendable, CaseIterable, Codable {
     case deallocWhileOnScreen = "dealloc-while-on-screen"
     case didMoveWithoutWillMove = "did-move-without-will-move"
     case unbalancedAppearanceTransition = "unbalanced-appearance-transition"
+    case appearanceMethodCalledDirectly = "appearance-method-called-directly"
+    case presentNotInWindowHierarchy = "present-not-in-window-hierarchy"
     case callbackOffMainThread = "callback-off-main-thread"
     case possibleLeak = "possible-leak"
     // App and scene delegates (ground truth §1–§3)

@@ -112,6 +112,20 @@ public enum RuleCatalog {
             uikit: "Containers that forward appearance by hand must pair beginAppearanceTransition with endAppearanceTransition; UIKit logs this line when a push or present starts during another transition.",
             reference: "§7, §11.6"),
         Entry(
+            rule: .appearanceMethodCalledDirectly, severity: .warning,
+            summary: "UIKit reported an appearance method (viewWillAppear: and the like) called directly on a controller",
+            explanation: "Fires on UIKit's console notice \"Calling -viewWillDisappear: directly on a view controller is not supported\", on the controller it names at its end (\"View controller: <…>\").",
+            example: "2024-02-09 09:14:04.501 ShopApp[4410:1982201] [ViewController] Calling -viewWillAppear: directly on a view controller is not supported, and may result in out-of-order callbacks and other inconsistent behavior. Use the -beginAppearanceTransition:animated: and -endAppearanceTransition APIs on UIViewController to manually drive appearance callbacks instead. Make a symbolic breakpoint at UIViewControllerAlertForAppearanceCallbackMisuse to catch this in the debugger. View controller: <ShopApp.MiniPlayerViewController: 0x7fa1c8e0b600>",
+            uikit: "UIKit sends the appearance methods itself; a custom container that calls them on a child skips UIKit's bookkeeping, and the child's callbacks can come twice or out of order. Containers drive them with beginAppearanceTransition(_:animated:) and endAppearanceTransition().",
+            reference: "§7"),
+        Entry(
+            rule: .presentNotInWindowHierarchy, severity: .warning,
+            summary: "UIKit refused a presentation from a controller whose view is not in the window hierarchy",
+            explanation: "Fires on UIKit's console notice \"Attempt to present <B> on <A> whose view is not in the window hierarchy\" (with or without \"Warning:\" or \"[Presentation]\" before it), on the controller that was not presented (B).",
+            example: "2024-02-09 09:14:03.119 ShopApp[4410:1982201] [Presentation] Attempt to present <ShopApp.PromoViewController: 0x7fa1c8f0d200> on <ShopApp.HomeViewController: 0x7fa1c8e0a200> (from <ShopApp.HomeViewController: 0x7fa1c8e0a200>) whose view is not in the window hierarchy.",
+            uikit: "A controller can present only once its view is in a window (after viewDidAppear); presenting from viewDidLoad or viewWillAppear, or from a controller already dismissed, is ignored and the presented controller never appears.",
+            reference: "§6"),
+        Entry(
             rule: .callbackOffMainThread, severity: .error,
             summary: "a UIKit lifecycle callback logged from a thread other than the session's main thread",
             explanation: "The main thread is the thread of main() or didFinishLaunching, or else the one most UIKit callbacks in the session use. Needs a format with thread ids (NSLog, log show/stream). dealloc/deinit may run on any thread and is not checked.",
@@ -210,4 +224,28 @@ public enum RuleCatalog {
             uikit: "An app that logs its controllers' callbacks prints several for every screen it shows; a log of a running app with none of them was not written by that logging.",
             reference: "§10"),
     ]
+
+    /// The message of a finding on a notice UIKit printed about `controller`.
+    static func noticeMessage(_ rule: Rule, controller: String, notice: String) -> String {
+        switch rule {
+        case .appearanceMethodCalledDirectly:
+            let call = notice.range(of: "Calling ").flatMap { start in
+                notice.range(of: " directly", range: start.upperBound..<notice.endIndex).map { String(notice[start.upperBound..<$0.lowerBound]) }
+            } ?? "an appearance method"
+            return "UIKit reported that \(call) was called directly on \(controller)"
+        case .presentNotInWindowHierarchy:
+            return "UIKit did not present \(controller): the presenting controller's view is not in the window hierarchy"
+        default:
+            return "UIKit reported unbalanced calls to begin/end appearance transitions for \(controller)"
+        }
+    }
+
+    /// What UIKit expected instead, for a finding on a notice.
+    static func noticeExpectation(_ rule: Rule) -> String {
+        switch rule {
+        case .appearanceMethodCalledDirectly: return "appearance forwarded with beginAppearanceTransition/endAppearanceTransition"
+        case .presentNotInWindowHierarchy: return "a presentation from a controller on screen (after its viewDidAppear)"
+        default: return "each beginAppearanceTransition closed by one endAppearanceTransition"
+        }
+    }
 }

@@ -172,6 +172,49 @@ public struct UnreadLine: Sendable, Equatable {
     public var reason: UnreadReason
 }
 
+/// How one line was read: what `lctrace lines` prints.
+public struct LineReading: Sendable, Equatable {
+    public var input: String
+    public var line: Int
+    /// The line as logged (decoded lossily).
+    public var text: String
+    /// A `LineDisposition` or a `SkipReason`: `lifecycle`, `notice`, `other`, `unread`, `blank`, `unrecognized` or
+    /// `regex-limit`.
+    public var disposition: String
+    /// The line format whose header the line has; nil when it has none (a bare message).
+    public var format: String?
+    /// The message: the line after its header.
+    public var message: String?
+    public var time: String?
+    public var process: String?
+    public var pid: String?
+    public var tid: String?
+    /// The class the callback was read on (without its module); nil when none.
+    public var className: String?
+    public var address: String?
+    public var callback: Callback?
+    /// The callback as logged.
+    public var spelled: String?
+    /// Why nothing, or not an event, was read from the line.
+    public var reason: String?
+
+    public init(input: String, line: Int, text: String, disposition: String) {
+        self.input = input
+        self.line = line
+        self.text = text
+        self.disposition = disposition
+    }
+
+    /// The disposition a line was counted under: the one count that differs between the summaries before and after it.
+    static func disposition(before: InputSummary, after: InputSummary) -> String {
+        for disposition in LineDisposition.allCases where after.lines(disposition) != before.lines(disposition) {
+            return disposition.rawValue
+        }
+        for reason in SkipReason.allCases where after.skipped[reason] != before.skipped[reason] { return reason.rawValue }
+        return LineDisposition.other.rawValue
+    }
+}
+
 /// What happened to the lines of one input.
 public struct InputSummary: Sendable, Equatable {
     /// How many unread lines a summary keeps, for the report.
