@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PCRE2
 @testable import LCTraceKit
 
 /// Console output shaped like what developers publish (`Fixtures/real-shapes`): every line must be read as its
@@ -68,5 +69,99 @@ extension Callback {
         case .presentNotInWindowNotice: return "present-not-in-window"
         default: return nil
         }
+    }
+}
+
+@Suite struct MessageShapeTests {
+    /// Each identity shape reads its own samples as it says, through the whole message parser.
+    @Test func shapesReadTheirSamples() throws {
+        let parser = MessageParser()
+        for shape in IdentityShape.all {
+            for sample in shape.samples {
+                let bytes = Array(sample.message.utf8)
+                let message = try bytes.withUnsafeBytes { try parser.parse($0, message: 0..<$0.count) }
+                let read = try #require(message, "\(shape.name): \(sample.message) is not read")
+                let expectedClass = sample.className.map { name in Array(name.utf8).withUnsafeBytes { MessageParser.className($0[...]) } }
+                    ?? MessageParser.anonymousClass
+                #expect(read.className == expectedClass, "\(shape.name): \(sample.message)")
+                #expect(read.address == sample.address?.lowercased(), "\(shape.name): \(sample.message)")
+            }
+        }
+    }
+
+    @Test func sentencesAndNoiseAreNotEvents() throws {
+        let parser = MessageParser()
+        for text in ["Failed to call viewDidLoad on reload", "Skipping applicationDidBecomeActive work: no session yet",
+                     "+[CartViewController initialize]", "__39-[ViewController viewDidLoad]_block_invoke",
+                     "presented BlueViewController", "-[FirstView layoutSubviews]", "self.viewDidLoad()", "deinit"] {
+            let bytes = Array(text.utf8)
+            #expect(try bytes.withUnsafeBytes { try parser.parse($0, message: 0..<$0.count) } == nil, "\(text)")
+        }
+    }
+
+    /// The cheap test before the vocabulary search never turns away a message the search would match.
+    @Test func prefilterNeverHidesAMatch() throws {
+        #expect(LooseMessageReader.baseNames.allSatisfy { $0.utf8.count >= 4 })
+        let vocabulary = PCRE2Matcher(try PCRE2Pattern(LooseMessageReader.vocabularyPattern))
+        var texts = try RealShapesTests.fixtures.flatMap { name in
+            try String(contentsOf: RealShapesTests.directory.appendingPathComponent(name + ".log"), encoding: .utf8)
+                .split(separator: "\n").map(String.init)
+        }
+        var random = SystemRandomNumberGenerator()
+        for base in LooseMessageReader.baseNames {
+            texts += ["x" + base, "x " + base, base + "x", "_" + base + "()", "$" + base, "(" + base + ":", String(base.dropLast())]
+            texts.append(String((0..<12).map { _ in "av iepsw-d_l(".randomElement(using: &random)! }) + base)
+        }
+        for text in texts {
+            let bytes = Array(text.utf8)
+            try bytes.withUnsafeBytes { raw in
+                let matches = try vocabulary.matches(raw)
+                let candidate = LooseMessageReader.firstPossibleCallback(in: raw[...])
+                if matches { #expect(candidate != nil && candidate! <= vocabulary.matchedRange!.lowerBound, "\(text)") }
+            }
+        }
+    }
+
+    @Test func mangledSwiftNamesGiveTheirLastName() {
+        func name(_ text: String) -> String { Array(text.utf8).withUnsafeBytes { MessageParser.className($0[...]) } }
+        #expect(name("_TtCV14__lldb_expr_9010SampleView11Coordinator") == "Coordinator")
+        #expect(name("_TtC7ShopApp21ReceiptViewController") == "ReceiptViewController")
+        #expect(name("__lldb_expr_90.SampleUIViewController") == "SampleUIViewController")
+        #expect(name("_TtC7ShopApp99Short") == "_TtC7ShopApp99Short")
+    }
+
+    @Test func controllerNames() {
+        for name in ["DetailViewController", "SettingsVC", "vc1", "VC3", "Table view controller"] {
+            #expect(LooseMessageReader.isControllerName(name), "\(name)")
+        }
+        for name in ["FirstView", "Presenter", "Coordinator", "AppDelegate"] {
+            #expect(!LooseMessageReader.isControllerName(name), "\(name)")
+        }
+    }
+}
+
+@Suite struct LineHeaderRecognizerTests {
+    func formats(_ lines: [String]) throws -> [String] {
+        let recognizer = try LineHeaderRecognizer(.automatic)
+        return try lines.map { line in
+            _ = try Array(line.utf8).withUnsafeBytes { try recognizer.parse($0) }
+            return recognizer.lastFormat.name
+        }
+    }
+
+    /// The format of the line before is only a hint: a compact line after classic ones is still compact.
+    @Test func formatsMayChangeBetweenLines() throws {
+        #expect(try formats([
+            "2016-03-17 16:02:37.277 LifeCycle[2148:117099] ViewController >>>> viewDidLoad",
+            "2024-02-09 08:50:41.002 Df ShopApp[4388:1e4a1] main()",
+            "2016-03-17 16:02:37.277 LifeCycle[2148:117099] ViewController >>>> viewDidLoad",
+            "    2016-03-17 16:02:37.277 LifeCycle[2148:117099] indented",
+            "LifeCycle[2148:117099] no date",
+            "[7397:f803] ids only",
+            "16:02:37.277 time of day",
+            "2016-03-17 16:02:37.277 LifeCycle[2148:117099] back to classic",
+            "no header at all",
+        ]) == ["nslog-classic", "log-compact", "nslog-classic", "nslog-classic", "process-header", "ids-header", "time-of-day",
+               "nslog-classic", "bare"])
     }
 }

@@ -102,6 +102,7 @@ public struct LineFormat: Sendable {
     /// start with a date and a time with milliseconds, and a classic process name may begin with what is compact's
     /// type code (`2024-02-09 09:14:03.118 Df ShopApp[4410:1e4a1]`). True when the process begins with a type code and
     /// a space.
+    @inline(__always)
     static func classicProcessMayBeCompact(_ process: UnsafeRawBufferPointer.SubSequence) -> Bool {
         guard process.count >= 3, let first = process.first else { return false }
         let second = process[process.startIndex + 1]

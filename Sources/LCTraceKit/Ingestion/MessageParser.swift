@@ -368,7 +368,7 @@ public final class MessageParser {
         return key
     }
 
-    private static let calledDirectlyNotice: StaticString = " directly on a view controller is not supported"
+    private static let calledDirectlyNotice: StaticString = "directly on a view controller is not supported"
     private static let calledDirectlyObject: StaticString = "View controller: "
     private static let presentNotice: StaticString = "Attempt to present "
     private static let notInWindowNotice: StaticString = "whose view is not in the window hierarchy"
@@ -378,8 +378,10 @@ public final class MessageParser {
     /// (the controller is the one to be presented). Nil when the message is neither.
     private func otherNotice(_ line: UnsafeRawBufferPointer, _ range: Range<Int>) -> KeyedMessage? {
         let text = line[range]
-        if MessageParser.find(MessageParser.calledDirectlyNotice, in: text) != nil,
-           let object = MessageParser.find(MessageParser.calledDirectlyObject, in: text, last: true) {
+        // Both name a controller as `<Class: 0x…>`: most lines of ordinary logging have no `<` and are done with here.
+        guard let base = line.baseAddress, memchr(base + range.lowerBound, Int32(UInt8(ascii: "<")), range.count) != nil else { return nil }
+        if let object = MessageParser.find(MessageParser.calledDirectlyObject, in: text, last: true),
+           MessageParser.find(MessageParser.calledDirectlyNotice, in: text) != nil {
             return notice(.appearanceCalledDirectlyNotice, line, objectAt: object + MessageParser.calledDirectlyObject.utf8CodeUnitCount,
                           text: range)
         }

@@ -128,7 +128,10 @@ struct IdentityShape {
 /// numbering and labels, the object after the callback, no class at all).
 final class LooseMessageReader {
     /// The name of a callback, intent or delegate method with its arguments, not inside a longer identifier.
-    static let vocabularyPattern: String = {
+    static let vocabularyPattern = #"(?<![\w$])\#(trie(Array(baseNames)))(?:\([\w:]*\)|:(?:[A-Za-z_]\w*:)*)?(?![\w(])"#
+
+    /// Every callback's name up to its first `(` or `:` (`viewWillAppear`, `application`, `scene`, `init`).
+    static let baseNames: Set<String> = {
         var bases = Set<String>()
         for (callback, spellings) in CallbackNames.spellings where callback.family != .marker {
             for spelling in spellings + [callback.rawValue] {
@@ -136,10 +139,82 @@ final class LooseMessageReader {
                 if !base.isEmpty { bases.insert(String(base)) }
             }
         }
-        // Longest first, so that a name is not cut at a shorter one it starts with.
-        let alternation = bases.sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }.joined(separator: "|")
-        return #"(?<![\w$])(?:\#(alternation))(?:\([\w:]*\)|:(?:[A-Za-z_]\w*:)*)?(?![\w(])"#
+        return bases
     }()
+
+    /// The first four bytes of every base name, as little-endian words: the cheap test a message must pass before
+    /// the vocabulary is searched (every base name is at least four bytes long; a test checks it).
+    private static let baseNamePrefixes: [UInt32] = Set(baseNames.map { name in
+        name.utf8.prefix(4).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+    }).sorted()
+
+    /// An alternation of `words` factored by their common prefixes (`view(?:Did(?:Load|Appear)|…)`), so that a place
+    /// where no name starts is given up after a letter or two, instead of after trying every name. Longer names come
+    /// before the names they start with; the look-ahead after the name rejects a name cut short.
+    static func trie(_ words: [String]) -> String {
+        let groups = Dictionary(grouping: words.filter { !$0.isEmpty }) { $0.first! }
+        let branches = groups.keys.sorted().map { first -> String in
+            let rests = groups[first]!.map { String($0.dropFirst()) }
+            let longer = rests.filter { !$0.isEmpty }
+            guard !longer.isEmpty else { return String(first) }
+            let tail = trie(longer)
+            return String(first) + (rests.contains("") ? "(?:\(tail))?" : tail)
+        }
+        return branches.count == 1 ? branches[0] : "(?:" + branches.joined(separator: "|") + ")"
+    }
+
+    /// A 256-bit filter of the base-name prefixes, by `prefixHash`: a place whose bit is clear starts no base name.
+    private static let prefixFilter: (UInt64, UInt64, UInt64, UInt64) = {
+        var words: [UInt64] = [0, 0, 0, 0]
+        for prefix in baseNamePrefixes {
+            let bit = prefixHash(prefix)
+            words[Int(bit >> 6)] |= 1 << UInt64(bit & 63)
+        }
+        return (words[0], words[1], words[2], words[3])
+    }()
+
+    @inline(__always)
+    private static func prefixHash(_ word: UInt32) -> UInt32 { (word &* 0x9E37_79B1) >> 24 }
+
+    /// Where a base name may start in `bytes`: the first place that does not follow a word byte (`\w` or `$`) and
+    /// whose next four bytes are a base name's first four. Nil means the vocabulary pattern cannot match; a place means
+    /// it may match there or later. Most lines of ordinary logging are turned away here, at a few instructions a byte.
+    static func firstPossibleCallback(in bytes: UnsafeRawBufferPointer.SubSequence) -> Int? {
+        guard bytes.count >= 4, let base = bytes.base.baseAddress else { return nil }
+        let filter = prefixFilter
+        return byteClasses.withUnsafeBufferPointer { classes -> Int? in
+            let start = (base + bytes.startIndex).assumingMemoryBound(to: UInt8.self)
+            let lastStart = bytes.count - 4
+            var index = 0
+            while index <= lastStart {
+                let byteClass = classes[Int(start[index])]
+                if byteClass == 0 {
+                    index += 1
+                    continue
+                }
+                // A word starts here: test it, then skip to its end.
+                if byteClass == lowerCaseLetter {
+                    let word = UInt32(littleEndian: UnsafeRawPointer(start + index).loadUnaligned(as: UInt32.self))
+                    let bit = prefixHash(word)
+                    let filterWord = bit < 128 ? (bit < 64 ? filter.0 : filter.1) : (bit < 192 ? filter.2 : filter.3)
+                    if filterWord & (1 << UInt64(bit & 63)) != 0, baseNamePrefixes.contains(word) { return bytes.startIndex + index }
+                }
+                index += 1
+                while index <= lastStart, classes[Int(start[index])] != 0 { index += 1 }
+            }
+            return nil
+        }
+    }
+
+    private static let lowerCaseLetter: UInt8 = 2
+    /// Per byte: 0 not a word byte, 1 a word byte (`\w` or `$`), 2 a lower-case letter.
+    private static let byteClasses: [UInt8] = (0..<256).map { byte in
+        switch UInt8(byte) {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): return lowerCaseLetter
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "$"): return 1
+        default: return 0
+        }
+    }
 
     private let vocabulary: PCRE2Matcher
     private let shapes: [(shape: IdentityShape, matcher: PCRE2Matcher, groups: (className: Int?, address: Int?, id: Int?, sign: Int?))]
@@ -167,8 +242,9 @@ final class LooseMessageReader {
     /// Reads `line[range]` (a message the anchored forms did not read): the first known callback named in it and the
     /// controller around it.
     func read(_ line: UnsafeRawBufferPointer, message range: Range<Int>) throws(PCRE2MatchError) -> Outcome {
+        guard let candidate = LooseMessageReader.firstPossibleCallback(in: line[range]) else { return .other(.noCallback) }
         let message = UnsafeRawBufferPointer(rebasing: line[..<range.upperBound])
-        var from = range.lowerBound
+        var from = candidate
         while try vocabulary.matches(message, from: from), let selector = vocabulary.matchedRange {
             from = selector.upperBound
             guard let callback = CallbackNames.callback(forSelector: String(decoding: line[selector], as: UTF8.self)) else { continue }
