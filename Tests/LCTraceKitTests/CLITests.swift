@@ -172,6 +172,8 @@ func lctrace(_ arguments: [String], stdin: Data? = nil, environment: [String: St
             ["--no-events", "SampleLogs/transition-order.log"],
             ["--no-events", "SampleLogs/sheet-present-dismiss.log", "SampleLogs/possible-leak.log"],
             ["explain", "did-appear-without-will-appear"],
+            ["lines", "SampleLogs/console-shapes.log"],
+            ["--no-events", "SampleLogs/console-shapes.log"],
         ]
         for arguments in examples {
             let output = try lctrace(arguments).stdout
