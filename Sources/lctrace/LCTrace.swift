@@ -113,11 +113,7 @@ struct Analyze: ParsableCommand {
         (options.rules, options.configPath) = ruleOptions.settings()
         options.lineFormat = lineFormatOptions.choice
 
-        let sources = inputs.isEmpty ? [InputSource.standardInput] : inputs.map(InputSource.file)
-        // Check every input before printing anything, so an unreadable one fails the run cleanly.
-        for source in sources where source.name != InputSource.standardInput.name {
-            do { close(try source.openDescriptor()) } catch { fail("\(error)") }
-        }
+        let sources = readableSources(inputs)
 
         // Live: the input keeps flowing (a pipe or terminal on stdin, or --follow), so output is flushed as it is decided.
         let live = follow || (sources.contains { $0.name == InputSource.standardInput.name } && regularFileSize(.standardInput) == nil)
@@ -175,6 +171,16 @@ struct Analyze: ParsableCommand {
         }
     }
 
+}
+
+/// The inputs named on the command line (standard input when none), each checked before anything is printed, so
+/// that an unreadable one fails the run cleanly.
+func readableSources(_ inputs: [String]) -> [InputSource] {
+    let sources = inputs.isEmpty ? [InputSource.standardInput] : inputs.map(InputSource.file)
+    for source in sources where source.name != InputSource.standardInput.name {
+        do { close(try source.openDescriptor()) } catch { fail("\(error)") }
+    }
+    return sources
 }
 
 /// Says what went wrong on stderr and exits with status 2.
@@ -246,10 +252,7 @@ struct Lines: ParsableCommand {
         var options = AnalysisOptions()
         options.keepEvents = false
         options.lineFormat = lineFormatOptions.choice
-        let sources = inputs.isEmpty ? [InputSource.standardInput] : inputs.map(InputSource.file)
-        for source in sources where source.name != InputSource.standardInput.name {
-            do { close(try source.openDescriptor()) } catch { fail("\(error)") }
-        }
+        let sources = readableSources(inputs)
         StopRequest.install()
         let output = Output(fileDescriptor: STDOUT_FILENO)
         let analyzer: Analyzer
