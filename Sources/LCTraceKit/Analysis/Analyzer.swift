@@ -437,15 +437,10 @@ private final class InputRun {
         let (pid, thread) = ids.read(line, pid: header.pid, tid: header.tid)
         let callback = message.callback
         let startsNew = sessionReference?._withUnsafeGuaranteedRef({ InputRun.startsNewSession($0, with: callback, pid: pid) }) ?? true
-        if callback.family == .controller {
-            if callback.isSharedWithOtherClasses {
-                guard classFilter.acceptsShared(message, names: messageParser, newLaunch: startsNew) else {
-                    if observer != nil { observed.reason = OtherReason.notAController.rawValue }
-                    return false
-                }
-            } else {
-                classFilter.noteControllerCallback(message, names: messageParser)
-            }
+        if callback.family == .controller, callback.isSharedWithOtherClasses,
+           !classFilter.acceptsShared(message, names: messageParser, newLaunch: startsNew) {
+            if observer != nil { observed.reason = OtherReason.notAController.rawValue }
+            return false
         }
         summary.events += 1
         let micros = header.time.flatMap { timestamps.microseconds(UnsafeRawBufferPointer(rebasing: line[$0])) }
@@ -458,9 +453,9 @@ private final class InputRun {
             session = analyzer.newSession(input: name, line: lineNumber, process: process, pid: pid,
                                           launchLogged: launchLogged, knowledge: knowledge, expected: expected)
             classFilter.startLaunch()
-            if callback.family == .controller, !callback.isSharedWithOtherClasses {
-                classFilter.noteControllerCallback(message, names: messageParser)
-            }
+        }
+        if callback.family == .controller, !callback.isSharedWithOtherClasses {
+            classFilter.noteControllerCallback(message, names: messageParser)
         }
         let event = LifecycleEvent(line: lineNumber, micros: micros,
                                    time: header.time.map { UnsafeRawBufferPointer(rebasing: line[$0]) } ?? UnsafeRawBufferPointer(start: nil, count: 0),

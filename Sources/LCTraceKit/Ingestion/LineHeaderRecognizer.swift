@@ -61,17 +61,24 @@ public final class LineHeaderRecognizer {
     @inline(__always)
     public func parse(_ line: UnsafeRawBufferPointer, from start: Int = 0) throws(PCRE2MatchError) -> LineHeader? {
         let from = skipsIndent ? MessageParser.skipSpaces(line, from: start) : start
-        if let hint, let header = try parsers[hint].parse(line, from: from),
-           !(hint == classicIndex && header.process.map({ LineFormat.classicProcessMayBeCompact(line[$0]) }) == true) {
-            lastParser = hint
-            return header
+        var failed: Int?
+        if let hint {
+            if let header = try parsers[hint].parse(line, from: from) {
+                if !(hint == classicIndex && header.process.map({ LineFormat.classicProcessMayBeCompact(line[$0]) }) == true) {
+                    lastParser = hint
+                    return header
+                }
+            } else {
+                failed = hint
+            }
         }
-        return try parseInOrder(line, from: from, messageStart: start)
+        return try parseInOrder(line, from: from, messageStart: start, skipping: failed)
     }
 
-    /// Tries every format in detection order.
-    private func parseInOrder(_ line: UnsafeRawBufferPointer, from start: Int, messageStart: Int) throws(PCRE2MatchError) -> LineHeader? {
-        for index in parsers.indices {
+    /// Tries every format in detection order but `skipping`, the hint already found not to fit.
+    private func parseInOrder(_ line: UnsafeRawBufferPointer, from start: Int, messageStart: Int,
+                              skipping: Int?) throws(PCRE2MatchError) -> LineHeader? {
+        for index in parsers.indices where index != skipping {
             guard let header = try parsers[index].parse(line, from: start) else { continue }
             hint = parsers[index].format.isPartial ? nil : index
             lastParser = index

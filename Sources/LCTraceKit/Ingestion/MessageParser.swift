@@ -263,7 +263,7 @@ public final class MessageParser {
         }
     }
 
-    /// The anonymous forms: `Class >>>> sel`, `-[Class sel]`, `Class sel()`, `<Module.Class: 0x…> sel`, `Class sel`.
+    /// The anchored forms: `Class >>>> sel`, `-[Class sel]`, `Class sel()`, `<Module.Class: 0x…> sel`, `Class sel`.
     /// Nil when none matches or the selector is not a lifecycle callback (the loose reading is tried next).
     private func recogniseAnchored(_ line: UnsafeRawBufferPointer, message range: Range<Int>) throws(PCRE2MatchError) -> MessageReading? {
         if fastPath {
@@ -508,4 +508,6 @@ public final class MessageParser {
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif

@@ -27,8 +27,6 @@ struct LooseReading {
     var className: Range<Int>?
     /// An instance address (`0x…`) or id (a UUID) logged with it.
     var address: Range<Int>?
-    /// The shape that named the controller (`IdentityShape.name`), or `anonymous`.
-    var shape: String
 }
 
 /// One way a message names its controller around the callback: a row of `IdentityShape.all`.
@@ -262,7 +260,7 @@ final class LooseMessageReader {
         for entry in shapes where entry.shape.side == .before {
             guard try entry.matcher.matches(before, from: range.lowerBound) else { continue }
             if entry.shape.meaning == .tagsOnly {
-                reading = LooseReading(selector: selector, shape: "anonymous")
+                reading = LooseReading(selector: selector)
                 break
             }
             guard let className = entry.groups.className.flatMap(entry.matcher.range(ofGroup:)) else { continue }
@@ -271,7 +269,7 @@ final class LooseMessageReader {
                 return .other(.classMethod)
             }
             reading = LooseReading(selector: selector, className: className,
-                                   address: entry.groups.address.flatMap(entry.matcher.range(ofGroup:)), shape: entry.shape.name)
+                                   address: entry.groups.address.flatMap(entry.matcher.range(ofGroup:)))
             break
         }
         guard var reading else { return .unread(.noControllerBefore) }
@@ -292,7 +290,6 @@ final class LooseMessageReader {
             if entry.shape.meaning == .plausibleController, let className, !LooseMessageReader.isControllerName(line[className]) { continue }
             reading.className = className
             reading.address = address
-            reading.shape = entry.shape.name
             break
         }
         return .callback(reading)
@@ -323,9 +320,3 @@ final class LooseMessageReader {
         return word.hasSuffix("controller") || word.hasSuffix("vc")
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
