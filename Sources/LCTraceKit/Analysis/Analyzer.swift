@@ -37,7 +37,7 @@ public final class Analyzer: SessionFeed {
     private let sink: any ReportSink
     /// The sink, when it renders events from live events (no copy of each event's time into a record).
     private let liveEventSink: (any LiveEventSink)?
-    fileprivate let messageParser: MessageParser
+    let messageParser: MessageParser
     /// Reads the headers of the inputs read on this analyzer's thread, one after another.
     private let headerRecognizer: LineHeaderRecognizer
     private var summary = RunSummary()
@@ -124,7 +124,7 @@ public final class Analyzer: SessionFeed {
     // MARK: Shared by the inputs
 
     /// Opens the next session; the previous one is always closed first, so its number follows the closed count.
-    fileprivate func newSession(input: String, line: Int, process: String?, pid: Int?, launchLogged: Bool,
+    func newSession(input: String, line: Int, process: String?, pid: Int?, launchLogged: Bool,
                                 knowledge: InputKnowledge, expected: SessionAnalyzer.Size) -> SessionAnalyzer {
         SessionAnalyzer(index: summary.sessions + 1, input: input, firstLine: line, process: process, pid: pid,
                         launchLogged: launchLogged, keepEvents: options.keepEvents, rules: options.rules,
@@ -196,7 +196,7 @@ public final class Analyzer: SessionFeed {
         sink.transition(transition, session: session, input: input)
     }
 
-    fileprivate func closeSession(_ session: SessionAnalyzer) {
+    func closeSession(_ session: SessionAnalyzer) {
         sessionClosed(session.close())
     }
 
@@ -291,231 +291,10 @@ struct DurationAggregator {
     }
 }
 
-/// The state of one input being read: its line count, its open session.
-private final class InputRun {
-    unowned let analyzer: Analyzer
-    /// The analyzer's, held here so that each line does not go through the unowned reference to reach it.
-    let messageParser: MessageParser
-    let recognizer: LineHeaderRecognizer
-    let name: String
-    var summary: InputSummary
-    var lineNumber: Int
-    var session: SessionAnalyzer? {
-        didSet { sessionReference = session.map { Unmanaged.passUnretained($0) } }
-    }
-    /// `session` as the per-line path reads it: without retaining and releasing it on every line. (It is owned by the
-    /// property above, which is never changed while a line is being handled.)
-    private var sessionReference: Unmanaged<SessionAnalyzer>?
-    let knowledge: InputKnowledge
-    var timestamps = TimestampReader()
-    /// The process and thread ids of the last event, and the bytes they were read from.
-    private var ids = IDReader()
-    /// Whether init and dealloc belong to a view controller.
-    private var classFilter = ControllerClassFilter()
-    /// The analyzer's line observer, and what it is told of the line being read.
-    private let observer: ((LineReading) -> Void)?
-    private var observed = LineReading(input: "", line: 0, text: "", disposition: "")
-    /// The format named in the summary when the choice is forced; nil for automatic (the first format recognised).
-    private let forcedFormat: String?
-
-    init(analyzer: Analyzer, name: String, recognizer: LineHeaderRecognizer, firstLine: Int, knowledge: InputKnowledge) {
-        self.analyzer = analyzer
-        self.messageParser = analyzer.messageParser
-        self.recognizer = recognizer
-        self.name = name
-        self.lineNumber = firstLine - 1
-        self.knowledge = knowledge
-        self.observer = analyzer.lineObserver
-        if case .fixed(let format) = analyzer.options.lineFormat { forcedFormat = format.name } else { forcedFormat = nil }
-        self.summary = InputSummary(name: name, format: forcedFormat ?? LineFormat.bare.name)
-    }
-
-    func take(_ line: UnsafeRawBufferPointer, truncated: Bool) {
-        lineNumber += 1
-        process(line, truncated: truncated)
-    }
-
-    func finish() {
-        if forcedFormat == nil, let first = recognizer.firstFormat { summary.format = first.name }
-        if let session { analyzer.closeSession(session) }
-        session = nil
-    }
-
-    private func process(_ line: UnsafeRawBufferPointer, truncated: Bool) {
-        guard let observer else { return read(line, truncated: truncated) }
-        let before = summary
-        observed = LineReading(input: name, line: lineNumber, text: String(decoding: line, as: UTF8.self), disposition: "")
-        read(line, truncated: truncated)
-        observed.disposition = LineReading.disposition(before: before, after: summary)
-        observer(observed)
-    }
-
-    private func read(_ line: UnsafeRawBufferPointer, truncated: Bool) {
-        summary.lines += 1
-        if truncated { summary.truncatedLines += 1 }
-        if MessageParser.isBlank(line) {
-            summary.skipped[.blank, default: 0] += 1
-            return
-        }
-        do {
-            guard try parseRecord(line, from: 0) else {
-                summary.skipped[.unrecognized, default: 0] += 1
-                return
-            }
-            summary.parsedLines += 1
-        } catch {
-            summary.skipped[.regexLimit, default: 0] += 1
-        }
-    }
-
-    /// Parses the record starting at `start`; returns false when it is not in the input's format.
-    private func parseRecord(_ line: UnsafeRawBufferPointer, from start: Int) throws -> Bool {
-        guard let header = try recognizer.parse(line, from: start) else { return false }
-        let message: KeyedMessage
-        let reading = try messageParser.parseKeyed(line, message: header.message)
-        if observer != nil, start == 0 { observe(header, reading, line) }
-        switch reading {
-        case .message(let read): message = read
-        case .other:
-            if start == 0 { summary.otherLines += 1 }
-            return true
-        case .unread(let reason):
-            if start == 0 { noteUnread(line, reason: reason) }
-            return true
-        }
-        // A second record glued to this one (a lost newline): cut this message where the recognised text ends.
-        let rest = MessageParser.trimmed(line, message.end..<header.message.upperBound)
-        let glued = !rest.isEmpty && recognizer.headerStarts(in: line, at: rest.lowerBound)
-        let callback = message.callback
-        let isEvent = handle(consume message, header: header, line: line)
-        if start == 0 {
-            if !isEvent {
-                summary.otherLines += 1
-            } else if callback.family == .marker || callback.noticeRule != nil {
-                summary.noticeLines += 1
-            } else {
-                summary.lifecycleLines += 1
-            }
-        }
-        if glued, try parseRecord(line, from: rest.lowerBound) {
-            summary.gluedRecords += 1
-        }
-        return true
-    }
-
-    /// Notes what the line observer is told of the line's header and message.
-    private func observe(_ header: LineHeader, _ reading: MessageReading, _ line: UnsafeRawBufferPointer) {
-        func text(_ range: Range<Int>?) -> String? { range.map { String(decoding: line[$0], as: UTF8.self) } }
-        observed.format = header.time == nil && header.pid == nil && header.process == nil ? nil : recognizer.lastFormat.name
-        observed.message = text(header.message)
-        observed.time = text(header.time)
-        observed.process = text(header.process)
-        observed.pid = text(header.pid)
-        observed.tid = text(header.tid)
-        switch reading {
-        case .message(let message):
-            observed.className = messageParser.className(of: message)
-            observed.address = messageParser.address(of: message)
-            observed.callback = message.callback
-            observed.spelled = messageParser.spelling(of: message)
-        case .other(let reason): observed.reason = reason.rawValue
-        case .unread(let reason): observed.reason = reason.rawValue
-        }
-    }
-
-    private func noteUnread(_ line: UnsafeRawBufferPointer, reason: UnreadReason) {
-        summary.unreadLines += 1
-        guard summary.unread.count < InputSummary.unreadLinesKept else { return }
-        var text = String(decoding: line, as: UTF8.self)
-        if text.count > 200 { text = String(text.prefix(200)) + "…" }
-        summary.unread.append(UnreadLine(input: name, line: lineNumber, text: text, reason: reason))
-    }
-
-    /// Takes the message (consuming it: it moves into the event rather than being copied). Returns false when it is
-    /// not an event after all: init or dealloc of a class that is not a view controller (`ControllerClassFilter`).
-    private func handle(_ message: consuming KeyedMessage, header: LineHeader, line: UnsafeRawBufferPointer) -> Bool {
-        let (pid, thread) = ids.read(line, pid: header.pid, tid: header.tid)
-        let callback = message.callback
-        let startsNew = sessionReference?._withUnsafeGuaranteedRef({ InputRun.startsNewSession($0, with: callback, pid: pid) }) ?? true
-        if callback.family == .controller, callback.isSharedWithOtherClasses,
-           !classFilter.acceptsShared(message, names: messageParser, newLaunch: startsNew) {
-            if observer != nil { observed.reason = OtherReason.notAController.rawValue }
-            return false
-        }
-        summary.events += 1
-        let micros = header.time.flatMap { timestamps.microseconds(UnsafeRawBufferPointer(rebasing: line[$0])) }
-        if startsNew {
-            // The process's start is in the log when main() opens the session, or a launch follows another.
-            let launchLogged = callback == .main || session != nil
-            let expected = session?.size ?? SessionAnalyzer.Size()
-            if let session { analyzer.closeSession(session) }
-            let process = header.process.map { String(decoding: line[$0], as: UTF8.self) }
-            session = analyzer.newSession(input: name, line: lineNumber, process: process, pid: pid,
-                                          launchLogged: launchLogged, knowledge: knowledge, expected: expected)
-            classFilter.startLaunch()
-        }
-        if callback.family == .controller, !callback.isSharedWithOtherClasses {
-            classFilter.noteControllerCallback(message, names: messageParser)
-        }
-        let event = LifecycleEvent(line: lineNumber, micros: micros,
-                                   time: header.time.map { UnsafeRawBufferPointer(rebasing: line[$0]) } ?? UnsafeRawBufferPointer(start: nil, count: 0),
-                                   thread: thread, message: message)
-        sessionReference!._withUnsafeGuaranteedRef { $0.handle(event) }
-        return true
-    }
-
-    /// `main()` or a change of process id starts a new app launch; so does a willFinishLaunching or
-    /// didFinishLaunching after didFinishLaunching when the format has no process id to tell launches apart.
-    private static func startsNewSession(_ session: SessionAnalyzer, with callback: Callback, pid: Int?) -> Bool {
-        if callback == .main { return session.eventCount > 0 }
-        if let pid, let current = session.pid { return pid != current }
-        if pid == nil, callback == .didFinishLaunching || callback == .willFinishLaunching {
-            return session.sawFinishLaunching
-        }
-        return false
-    }
-}
-
-/// Reads a line's process and thread ids, remembering the last bytes read: consecutive lines nearly always come from
-/// one process and thread, so their ids are compared with the last line's instead of read again.
-struct IDReader {
-    /// The bytes from the pid's start to the tid's end, and where in them the pid ends and the tid starts.
-    private var lastBytes = RememberedBytes()
-    private var lastFields = (pidEnd: 0, tidStart: 0)
-    private var lastPid: Int?
-    private var lastThread: ThreadID?
-
-    mutating func read(_ line: UnsafeRawBufferPointer, pid: Range<Int>?, tid: Range<Int>?) -> (pid: Int?, thread: ThreadID?) {
-        guard let pid, let tid, pid.lowerBound <= tid.lowerBound, let base = line.baseAddress else {
-            lastBytes.forget()
-            return (pid.flatMap { Int(decoding: line[$0]) }, tid.flatMap { ThreadID(UnsafeRawBufferPointer(rebasing: line[$0])) })
-        }
-        let start = base + pid.lowerBound
-        let count = tid.upperBound - pid.lowerBound
-        let fields = (pidEnd: pid.upperBound - pid.lowerBound, tidStart: tid.lowerBound - pid.lowerBound)
-        if lastFields == fields, lastBytes.equals(start, count: count) { return (lastPid, lastThread) }
-        lastBytes.remember(start, count: count)
-        lastFields = fields
-        lastPid = Int(decoding: line[pid])
-        lastThread = ThreadID(UnsafeRawBufferPointer(rebasing: line[tid]))
-        return (lastPid, lastThread)
-    }
-}
-
-extension Int {
-    /// Parses ASCII decimal digits.
-    init?(decoding bytes: UnsafeRawBufferPointer.SubSequence) {
-        guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
-        var value = 0
-        for byte in bytes {
-            guard byte >= 0x30, byte <= 0x39 else { return nil }
-            value = value * 10 + Int(byte - 0x30)
-        }
-        self = value
-    }
-}
-
 #if canImport(Glibc)
 import Glibc
 private func closeDescriptor(_ fd: Int32) -> Int32 { Glibc.close(fd) }
+#elseif canImport(Darwin)
+import Darwin
+private func closeDescriptor(_ fd: Int32) -> Int32 { Darwin.close(fd) }
 #endif
