@@ -126,6 +126,50 @@ import Testing
         #expect(result.findings.isEmpty)
     }
 
+    @Test func interleavedProcessesKeepTheirOwnSessions() throws {
+        let text = """
+        2024-02-09 09:14:03.118204+0100 ShopApp[4410:1982201] ProductViewController viewDidLoad()
+        2024-02-09 09:14:03.120011+0100 ShopApp[4410:1982201] ProductViewController viewWillAppear(_:)
+        2024-02-09 09:14:07.230419+0100 ShopShare[4471:1990012] ShareViewController viewDidLoad()
+        2024-02-09 09:14:07.231006+0100 ShopApp[4410:1982201] ProductViewController viewDidAppear(_:)
+        2024-02-09 09:14:07.232150+0100 ShopShare[4471:1990012] ShareViewController viewWillAppear(_:)
+        2024-02-09 09:14:07.610442+0100 ShopShare[4471:1990012] ShareViewController viewDidAppear(_:)
+        2024-02-09 09:14:09.010036+0100 ShopShare[4471:1990012] ShareViewController viewWillDisappear(_:)
+        2024-02-09 09:14:09.011590+0100 ShopApp[4410:1982201] ProductViewController viewWillDisappear(_:)
+        2024-02-09 09:14:09.405214+0100 ShopShare[4471:1990012] ShareViewController viewDidDisappear(_:)
+        2024-02-09 09:14:09.406932+0100 ShopApp[4410:1982201] ProductViewController viewDidDisappear(_:)
+        2024-02-09 09:15:00.000000+0100 ShopShare[4502:1990100] ShareViewController viewDidLoad()
+        """
+        let result = try analyze(text: text)
+        // ShopShare's second pid is a new launch of it: its first session ends there; ShopApp's stays open.
+        #expect(result.sessions.map(\.pid) == [4471, 4410, 4502])
+        #expect(result.sessions.map(\.index) == [2, 1, 3])
+        #expect(result.sessions.map(\.startLine) == [3, 1, 11])
+        #expect(result.sessions.map(\.endLine) == [9, 10, 11])
+        #expect(result.sessions.map { $0.controllers.map(\.className) } == [["ShareViewController"], ["ProductViewController"], ["ShareViewController"]])
+        #expect(result.findings.isEmpty, "\(result.findings.map(\.message))")
+    }
+
+    @Test func mainEndsEveryOpenSession() throws {
+        let text = """
+        2024-02-09 09:14:03.118204+0100 ShopApp[4410:1982201] ProductViewController viewDidLoad()
+        2024-02-09 09:14:07.230419+0100 ShopShare[4471:1990012] ShareViewController viewDidLoad()
+        2024-02-09 09:14:08.000000+0100 ShopApp[4520:1990300] main()
+        2024-02-09 09:14:08.100000+0100 ShopShare[4471:1990012] ShareViewController viewWillAppear(_:)
+        """
+        let result = try analyze(text: text)
+        #expect(result.sessions.map(\.pid) == [4410, 4471, 4520, 4471])
+        #expect(result.sessions.map(\.index) == [1, 2, 3, 4])
+    }
+
+    @Test func noMoreThanEightSessionsStayOpen() throws {
+        let lines = (0..<10).map { "2024-02-09 09:14:0\($0).000000+0100 App\($0)[\(100 + $0):1] FeedViewController viewDidLoad()" }
+        let result = try analyze(text: (lines + [lines[0]]).joined(separator: "\n"))
+        // The ninth process ends the session idle longest (App0's), the tenth App1's; App0 then opens a new one.
+        #expect(result.sessions.map(\.pid) == [100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 100])
+        #expect(result.sessions.map(\.startLine) == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
+    }
+
     @Test func bareLogsSplitOnASecondLaunch() throws {
         let text = """
         AppDelegate application(_:didFinishLaunchingWithOptions:)

@@ -123,10 +123,11 @@ public final class Analyzer: SessionFeed {
 
     // MARK: Shared by the inputs
 
-    /// Opens the next session; the previous one is always closed first, so its number follows the closed count.
+    /// Opens the next session. `alsoOpen` sessions of the input are open besides it, so sessions are numbered in the
+    /// order they open: the closed ones and the open ones came before it.
     func newSession(input: String, line: Int, process: String?, pid: Int?, launchLogged: Bool,
-                                knowledge: InputKnowledge, expected: SessionAnalyzer.Size) -> SessionAnalyzer {
-        SessionAnalyzer(index: summary.sessions + 1, input: input, firstLine: line, process: process, pid: pid,
+                    knowledge: InputKnowledge, expected: SessionAnalyzer.Size, alsoOpen: Int) -> SessionAnalyzer {
+        SessionAnalyzer(index: summary.sessions + alsoOpen + 1, input: input, firstLine: line, process: process, pid: pid,
                         launchLogged: launchLogged, keepEvents: options.keepEvents, rules: options.rules,
                         knowledge: knowledge, names: messageParser, feed: self, expected: expected)
     }

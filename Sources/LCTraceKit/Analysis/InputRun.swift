@@ -1,7 +1,16 @@
 import PCRE2
 
-/// The state of one input being read: its line count, its open session.
+/// The state of one input being read: its line count and its open sessions.
+///
+/// Each app launch is a session. Lines of several processes may be interleaved in one file (an app and its
+/// extension, two apps in one system log), so each process id has its own open session: a line of another open
+/// process goes to that process's session. A new process id opens a session; it ends the open session of a process
+/// of the same name (the app was launched again) or with no name to tell them apart. `main()` ends every open session
+/// of the input, which is what lets a long file be cut into sections at its `main()` lines.
 final class InputRun {
+    /// At most this many sessions are open at once; opening one more ends the one idle longest.
+    static let maxOpenSessions = 8
+
     unowned let analyzer: Analyzer
     /// The analyzer's, held here so that each line does not go through the unowned reference to reach it.
     let messageParser: MessageParser
@@ -9,18 +18,18 @@ final class InputRun {
     let name: String
     var summary: InputSummary
     var lineNumber: Int
-    var session: SessionAnalyzer? {
-        didSet { sessionReference = session.map { Unmanaged.passUnretained($0) } }
+    /// The open sessions, in the order they opened; `current` is the one the last event went to.
+    private var open: [OpenSession] = []
+    private var current = 0 {
+        didSet { sessionReference = Unmanaged.passUnretained(open[current].analyzer) }
     }
-    /// `session` as the per-line path reads it: without retaining and releasing it on every line. (It is owned by the
-    /// property above, which is never changed while a line is being handled.)
+    /// The current session as the per-line path reads it: without retaining and releasing it on every line. (It is
+    /// owned by `open`, which is never changed while a line is being handled.)
     private var sessionReference: Unmanaged<SessionAnalyzer>?
     let knowledge: InputKnowledge
     var timestamps = TimestampReader()
     /// The process and thread ids of the last event, and the bytes they were read from.
     private var ids = IDReader()
-    /// Whether init and dealloc belong to a view controller.
-    private var classFilter = ControllerClassFilter()
     /// The analyzer's line observer, and what it is told of the line being read.
     private let observer: ((LineReading) -> Void)?
     private var observed = LineReading(input: "", line: 0, text: "", disposition: "")
@@ -46,8 +55,7 @@ final class InputRun {
 
     func finish() {
         if forcedFormat == nil, let first = recognizer.firstFormat { summary.format = first.name }
-        if let session { analyzer.closeSession(session) }
-        session = nil
+        closeAll()
     }
 
     private func process(_ line: UnsafeRawBufferPointer, truncated: Bool) {
@@ -145,26 +153,27 @@ final class InputRun {
     private func handle(_ message: consuming KeyedMessage, header: LineHeader, line: UnsafeRawBufferPointer) -> Bool {
         let (pid, thread) = ids.read(line, pid: header.pid, tid: header.tid)
         let callback = message.callback
-        let startsNew = sessionReference?._withUnsafeGuaranteedRef({ InputRun.startsNewSession($0, with: callback, pid: pid) }) ?? true
-        if callback.family == .controller, callback.isSharedWithOtherClasses,
-           !classFilter.acceptsShared(message, names: messageParser, newLaunch: startsNew) {
+        let route = sessionReference?._withUnsafeGuaranteedRef({ InputRun.route(from: $0, callback: callback, pid: pid) }) ?? .open
+        let target: Int? = switch route {
+        case .current: current
+        case .other(let pid): open.firstIndex { $0.analyzer.pid == pid }
+        case .open, .openAfterAll, .openAfterCurrent: nil
+        }
+        if callback.family == .controller, callback.isSharedWithOtherClasses, !acceptsShared(message, session: target) {
             if observer != nil { observed.reason = OtherReason.notAController.rawValue }
             return false
         }
         summary.events += 1
         let micros = header.time.flatMap { timestamps.microseconds(UnsafeRawBufferPointer(rebasing: line[$0])) }
-        if startsNew {
-            // The process's start is in the log when main() opens the session, or a launch follows another.
-            let launchLogged = callback == .main || session != nil
-            let expected = session?.size ?? SessionAnalyzer.Size()
-            if let session { analyzer.closeSession(session) }
+        if let target {
+            if target != current { current = target }
+        } else {
             let process = header.process.map { String(decoding: line[$0], as: UTF8.self) }
-            session = analyzer.newSession(input: name, line: lineNumber, process: process, pid: pid,
-                                          launchLogged: launchLogged, knowledge: knowledge, expected: expected)
-            classFilter.startLaunch()
+            openSession(route, process: process, pid: pid, callback: callback)
         }
+        open[current].lastEvent = lineNumber
         if callback.family == .controller, !callback.isSharedWithOtherClasses {
-            classFilter.noteControllerCallback(message, names: messageParser)
+            open[current].classFilter.noteControllerCallback(message, names: messageParser)
         }
         let event = LifecycleEvent(line: lineNumber, micros: micros,
                                    time: header.time.map { UnsafeRawBufferPointer(rebasing: line[$0]) } ?? UnsafeRawBufferPointer(start: nil, count: 0),
@@ -173,16 +182,102 @@ final class InputRun {
         return true
     }
 
-    /// `main()` or a change of process id starts a new app launch; so does a willFinishLaunching or
-    /// didFinishLaunching after didFinishLaunching when the format has no process id to tell launches apart.
-    private static func startsNewSession(_ session: SessionAnalyzer, with callback: Callback, pid: Int?) -> Bool {
-        if callback == .main { return session.eventCount > 0 }
-        if let pid, let current = session.pid { return pid != current }
-        if pid == nil, callback == .didFinishLaunching || callback == .willFinishLaunching {
-            return session.sawFinishLaunching
+    /// Whether an init or dealloc belongs to a view controller, from what the open session it goes to knows (nil: it
+    /// opens a new session, which knows nothing yet).
+    private func acceptsShared(_ message: borrowing KeyedMessage, session: Int?) -> Bool {
+        guard let session else {
+            var fresh = ControllerClassFilter()
+            return fresh.acceptsShared(message, names: messageParser)
         }
-        return false
+        return open[session].classFilter.acceptsShared(message, names: messageParser)
     }
+
+    /// Where an event goes, seen from the current session.
+    private enum Route {
+        /// The current session (the common case, decided first).
+        case current
+        /// The open session of another process, if one is open for this id; otherwise a new session.
+        case other(pid: Int)
+        /// A new session (there is none yet).
+        case open
+        /// A new session after every open one ends: `main()`.
+        case openAfterAll
+        /// A new session after the current one ends: a second launch in a log with no process ids.
+        case openAfterCurrent
+    }
+
+    /// `main()` starts a new app launch, and so does a willFinishLaunching or didFinishLaunching after
+    /// didFinishLaunching when the format has no process id to tell launches apart. An event of another process id
+    /// belongs to that process's session.
+    private static func route(from session: SessionAnalyzer, callback: Callback, pid: Int?) -> Route {
+        if callback == .main { return session.eventCount > 0 ? .openAfterAll : .current }
+        if let pid, let current = session.pid { return pid == current ? .current : .other(pid: pid) }
+        if pid == nil, callback == .didFinishLaunching || callback == .willFinishLaunching {
+            return session.sawFinishLaunching ? .openAfterCurrent : .current
+        }
+        return .current
+    }
+
+    /// Opens the session an event starts, first ending the sessions it ends (`route`).
+    private func openSession(_ route: Route, process: String?, pid: Int?, callback: Callback) {
+        var launchFollows = false
+        var expected = open.isEmpty ? SessionAnalyzer.Size() : open[current].analyzer.size
+        switch route {
+        case .current:
+            preconditionFailure("an event for the current session opens none")
+        case .open:
+            break
+        case .openAfterAll:
+            launchFollows = true
+            closeAll()
+        case .openAfterCurrent:
+            launchFollows = true
+            close(at: current)
+        case .other:
+            // Another process: the open session of a process with the same name (or no name) was an earlier launch.
+            for index in open.indices.reversed() where open[index].analyzer.process == nil || process == nil
+                || open[index].analyzer.process == process {
+                expected = open[index].analyzer.size
+                launchFollows = true
+                close(at: index)
+            }
+            if open.count >= InputRun.maxOpenSessions, let idle = open.indices.min(by: { open[$0].lastEvent < open[$1].lastEvent }) {
+                close(at: idle)
+            }
+        }
+        // The process's start is in the log when main() opens the session, or a launch follows another.
+        let session = analyzer.newSession(input: name, line: lineNumber, process: process, pid: pid,
+                                          launchLogged: callback == .main || launchFollows, knowledge: knowledge,
+                                          expected: expected, alsoOpen: open.count)
+        open.append(OpenSession(analyzer: session, lastEvent: lineNumber))
+        current = open.count - 1
+    }
+
+    private func close(at index: Int) {
+        let closing = open.remove(at: index)
+        analyzer.closeSession(closing.analyzer)
+        if open.isEmpty {
+            sessionReference = nil
+        } else if current >= index {
+            current = max(0, current - 1)
+        }
+    }
+
+    /// Ends every open session, in the order they opened.
+    private func closeAll() {
+        for session in open { analyzer.closeSession(session.analyzer) }
+        open.removeAll()
+        sessionReference = nil
+    }
+}
+
+/// A session still taking events, with what is known of its classes.
+private struct OpenSession {
+    let analyzer: SessionAnalyzer
+    /// Whether init and dealloc belong to a view controller, from what this launch logged.
+    var classFilter = ControllerClassFilter()
+    /// The line of its last event: the session idle longest is ended first when too many are open.
+    var lastEvent: Int
 }
 
 /// Reads a line's process and thread ids, remembering the last bytes read: consecutive lines nearly always come from

@@ -4,26 +4,14 @@
 /// when the class was seen earlier in the same app launch with a callback only view controllers have (viewDidLoad,
 /// viewWillAppear, …).
 ///
-/// What it knows is per launch (session), so the answer never depends on how an input was cut into sections.
+/// One per launch (session), so the answer never depends on how an input was cut into sections.
 struct ControllerClassFilter {
-    /// The launch being read; a class seen in it has this number in `seenByKey`.
-    private var launch: UInt32 = 1
-    /// Class number (the message parser's) → the launch it was last seen in with a controller-only callback.
-    private var seenByKey: [UInt32] = []
+    /// Class number (the message parser's) → whether it was seen with a controller-only callback.
+    private var seenByKey: [Bool] = []
     /// The same, for classes the parser has no number for.
     private var seenByName: Set<String> = []
     /// Class number → whether it is named like a controller (0: not worked out yet, 1: no, 2: yes).
     private var namedLikeController: [UInt8] = []
-
-    /// A new launch begins: nothing is known of its classes.
-    mutating func startLaunch() {
-        launch &+= 1
-        if launch == 0 {
-            launch = 1
-            seenByKey = []
-        }
-        seenByName.removeAll(keepingCapacity: true)
-    }
 
     /// Notes a controller-only callback of the message's class.
     @inline(__always)
@@ -33,19 +21,18 @@ struct ControllerClassFilter {
             if let name = names.className(of: message) { seenByName.insert(name) }
             return
         }
-        if key >= seenByKey.count { seenByKey.append(contentsOf: repeatElement(0, count: key + 1 - seenByKey.count)) }
-        seenByKey[key] = launch
+        if key >= seenByKey.count { seenByKey.append(contentsOf: repeatElement(false, count: key + 1 - seenByKey.count)) }
+        seenByKey[key] = true
     }
 
-    /// Whether an init or dealloc of the message's class is a controller's. `newLaunch`: the message starts a new
-    /// launch, so nothing seen before counts.
-    mutating func acceptsShared(_ message: KeyedMessage, names: MessageParser, newLaunch: Bool) -> Bool {
+    /// Whether an init or dealloc of the message's class is a controller's.
+    mutating func acceptsShared(_ message: KeyedMessage, names: MessageParser) -> Bool {
         let key = Int(message.classKey)
         guard key >= 0 else {
             guard let name = names.className(of: message) else { return false }
-            return (!newLaunch && seenByName.contains(name)) || LooseMessageReader.isControllerName(name)
+            return seenByName.contains(name) || LooseMessageReader.isControllerName(name)
         }
-        if !newLaunch, key < seenByKey.count, seenByKey[key] == launch { return true }
+        if key < seenByKey.count, seenByKey[key] { return true }
         if key >= namedLikeController.count {
             namedLikeController.append(contentsOf: repeatElement(0, count: key + 1 - namedLikeController.count))
         }
