@@ -458,3 +458,37 @@ import Testing
         #expect(session.controllers.map(\.eventCount) == [3, 1, 2])
     }
 }
+
+@Suite struct ClockTests {
+    /// The same block pasted twice: the second copy's times are earlier than the first's end.
+    @Test func timeGoingBackIsCountedAndDurationsStayPositive() throws {
+        let block = """
+        2016-03-17 16:02:37.329 LifeCycle[2148:117099]  ViewController    >>>>    viewDidLoad
+        2016-03-17 16:02:37.330 LifeCycle[2148:117099]  ViewController    >>>>    viewWillAppear:
+        2016-03-17 16:02:37.340 LifeCycle[2148:117099]  ViewController    >>>>    viewDidAppear:
+        2016-03-17 16:02:39.000 LifeCycle[2148:117099]  ViewController    >>>>    viewWillDisappear:
+        2016-03-17 16:02:39.510 LifeCycle[2148:117099]  ViewController    >>>>    viewDidDisappear:
+        """
+        let result = try analyze(text: block + "\n" + block.replacingOccurrences(of: "ViewController ", with: "ListViewController "))
+        #expect(result.inputs.first?.timeStepsBack == 1)
+        #expect(result.inputs.first?.firstTimeStepBack == 6)
+        #expect(result.sessions.count == 1)
+        let durations = result.sessions.flatMap(\.transitions).compactMap(\.durationMs)
+        #expect(durations.count == 4)
+        #expect(durations.allSatisfy { $0 >= 0 }, "\(durations)")
+        #expect(result.sessions.first.flatMap(\.durationMs).map { $0 >= 0 && $0 < 5000 } == true)
+        // Within the second block, times are as logged.
+        #expect(result.sessions.flatMap(\.transitions).last?.durationMs == 510)
+    }
+
+    @Test func aTimeOfDayPastMidnightKeepsGoing() throws {
+        let text = """
+        23:59:59.900 ViewController viewWillAppear(_:)
+        00:00:00.100 ViewController viewDidAppear(_:)
+        """
+        let result = try analyze(text: text)
+        #expect(result.inputs.first?.timeStepsBack == 1)
+        // The step back counts as zero, so the appearance takes no time rather than a negative day.
+        #expect(result.sessions.flatMap(\.transitions).first.flatMap(\.durationMs).map { $0 >= 0 } == true)
+    }
+}

@@ -255,7 +255,7 @@ final class InputRun {
 
     private func close(at index: Int) {
         let closing = open.remove(at: index)
-        analyzer.closeSession(closing.analyzer)
+        end(closing.analyzer)
         if open.isEmpty {
             sessionReference = nil
         } else if current >= index {
@@ -265,9 +265,19 @@ final class InputRun {
 
     /// Ends every open session, in the order they opened.
     private func closeAll() {
-        for session in open { analyzer.closeSession(session.analyzer) }
+        for session in open { end(session.analyzer) }
         open.removeAll()
         sessionReference = nil
+    }
+
+    private func end(_ session: SessionAnalyzer) {
+        if session.timeStepsBack > 0 {
+            summary.timeStepsBack += session.timeStepsBack
+            if summary.firstTimeStepBack.map({ $0 > session.firstTimeStepBack! }) ?? true {
+                summary.firstTimeStepBack = session.firstTimeStepBack
+            }
+        }
+        analyzer.closeSession(session)
     }
 }
 

@@ -277,6 +277,8 @@ extension InputSummary {
         for (reason, count) in part.skipped { skipped[reason, default: 0] += count }
         truncatedLines += part.truncatedLines
         gluedRecords += part.gluedRecords
+        timeStepsBack += part.timeStepsBack
+        if firstTimeStepBack == nil { firstTimeStepBack = part.firstTimeStepBack }
         events += part.events
         lifecycleLines += part.lifecycleLines
         noticeLines += part.noticeLines

@@ -99,6 +99,12 @@ final class SessionAnalyzer: TransitionContext {
     private var startMicros: Int64?
     private var startTime: TimeText?
     private var lastMicros: Int64?
+    /// Added to every time read: the sum of the steps back the clock took (two logs pasted out of order, a time of
+    /// day past midnight). A session's time never goes back, so durations across a step back count as zero.
+    private var clockShift: Int64 = 0
+    /// How often the logged time went back, and the line where it first did.
+    private(set) var timeStepsBack = 0
+    private(set) var firstTimeStepBack: Int?
     /// The last timed event's time (empty before one).
     private var endTime = TimeText()
 
@@ -160,10 +166,18 @@ final class SessionAnalyzer: TransitionContext {
         transitionReports.reserveCapacity(expected.transitions)
     }
 
-    func handle(_ event: LifecycleEvent) {
+    func handle(_ event: consuming LifecycleEvent) {
         eventCount += 1
         endLine = event.line
-        if let micros = event.micros {
+        if var micros = event.micros {
+            micros &+= clockShift
+            if let lastMicros, micros < lastMicros {
+                clockShift &+= lastMicros - micros
+                micros = lastMicros
+                timeStepsBack += 1
+                if firstTimeStepBack == nil { firstTimeStepBack = event.line }
+            }
+            event.micros = micros
             if startMicros == nil { startMicros = micros; startTime = TimeText(event.time).nonEmpty }
             lastMicros = micros
             endTime.assign(event.time)

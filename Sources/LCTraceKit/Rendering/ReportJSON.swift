@@ -158,6 +158,8 @@ enum ReportJSON {
         w.member("skippedLines", input.skippedLines)
         w.member("truncatedLines", input.truncatedLines)
         w.member("gluedRecords", input.gluedRecords)
+        w.member("timeStepsBack", input.timeStepsBack)
+        if let line = input.firstTimeStepBack { w.member("firstTimeStepBack", line) }
         w.member("events", input.events)
         w.key("lineDispositions")
         w.object { w in dispositionMembers(input.lines, { input.skipped[$0] ?? 0 }, into: &w) }

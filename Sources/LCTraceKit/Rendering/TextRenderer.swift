@@ -247,6 +247,7 @@ public final class TextRenderer: ReportSink {
     public func finish(_ summary: RunSummary) {
         writeTiming(summary)
         writeUnread(summary)
+        writeTimeStepsBack(summary)
         let read = LineDisposition.allCases.map { "\(summary.lines($0)) \($0.rawValue)" }
         let skipped = summary.skippedLines - summary.skipped(.blank)
         var parts = ["\(plural(summary.lines, "line")) (" + read.joined(separator: ", ") + ", \(summary.skipped(.blank)) blank"
@@ -273,6 +274,18 @@ public final class TextRenderer: ReportSink {
         output.write(style.bold(heading) + " name a lifecycle callback but no controller (`lctrace lines FILE` shows how each line was read)\n")
         for line in unread {
             output.write("  \(line.input):\(line.line): \(line.reason.rawValue): \(line.text)\n")
+        }
+        output.write("\n")
+    }
+
+    /// Where the logged time went back (logs pasted out of order, a time of day past midnight).
+    private func writeTimeStepsBack(_ summary: RunSummary) {
+        let inputs = summary.inputs.filter { $0.timeStepsBack > 0 }
+        guard !inputs.isEmpty else { return }
+        output.write(style.bold("Time went back") + " within a session; durations across a step back count as zero\n")
+        for input in inputs {
+            let which = input.timeStepsBack == 1 ? "the only step back" : "the first of \(input.timeStepsBack) steps back"
+            output.write("  \(input.name):\(input.firstTimeStepBack ?? 0): \(which)\n")
         }
         output.write("\n")
     }

@@ -238,6 +238,9 @@ public struct InputSummary: Sendable, Equatable {
     public var truncatedLines: Int = 0
     /// Extra records found glued to the end of another line (a missing newline).
     public var gluedRecords: Int = 0
+    /// How often the logged time went back within a session, and the first line where it did.
+    public var timeStepsBack = 0
+    public var firstTimeStepBack: Int?
     public var events: Int = 0
 
     public var skippedLines: Int { skipped.values.reduce(0, +) }
@@ -270,6 +273,7 @@ public struct RunSummary: Sendable, Equatable {
     public var parsedLines: Int { inputs.reduce(0) { $0 + $1.parsedLines } }
     public var skippedLines: Int { inputs.reduce(0) { $0 + $1.skippedLines } }
     public var truncatedLines: Int { inputs.reduce(0) { $0 + $1.truncatedLines } }
+    public var timeStepsBack: Int { inputs.reduce(0) { $0 + $1.timeStepsBack } }
     public var events: Int { inputs.reduce(0) { $0 + $1.events } }
     public func lines(_ disposition: LineDisposition) -> Int { inputs.reduce(0) { $0 + $1.lines(disposition) } }
     /// The first unread lines of the run, in input order.
