@@ -22,6 +22,12 @@ let package = Package(
             pkgConfig: "libpcre2-8",
             providers: [.apt(["libpcre2-dev"])]
         ),
+        // zlib, for reading gzip-compressed logs; Debian/Ubuntu ship the headers in zlib1g-dev, macOS in its SDK.
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // A small Swift wrapper over PCRE2: compile once (with JIT), reuse match data, named groups, limits.
         .target(name: "PCRE2", dependencies: ["CPCRE2"]),
         // Everything lctrace knows: ingestion, the lifecycle model and analysis, report rendering.
@@ -29,6 +35,7 @@ let package = Package(
             name: "LCTraceKit",
             dependencies: [
                 "PCRE2",
+                "CZlib",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Yams", package: "Yams"),

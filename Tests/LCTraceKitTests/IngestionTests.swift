@@ -288,6 +288,60 @@ import PCRE2
     }
 }
 
+/// Gzip input: `Fixtures/gzip/seed-push-pop.log.gz` is `SampleLogs/seed-push-pop.log` compressed by `gzip -n -9`.
+@Suite struct GzipInputTests {
+    static let compressed = Fixtures.repositoryRoot.appendingPathComponent("Tests/LCTraceKitTests/Fixtures/gzip/seed-push-pop.log.gz")
+    static let plain = Fixtures.sample("seed-push-pop.log")
+
+    func lines(of path: String, chunkBytes: Int = 16) throws -> [String] {
+        let fd = try InputSource.file(path).openDescriptor()
+        defer { _ = close(fd) }
+        var result: [String] = []
+        try LineReader(fileDescriptor: fd, chunkBytes: chunkBytes).forEachLine { line, _ in
+            result.append(String(decoding: line, as: UTF8.self))
+        }
+        return result
+    }
+
+    @Test func aGzipFileReadsAsItsText() throws {
+        let text = try String(contentsOfFile: Self.plain, encoding: .utf8)
+        let expected = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast()
+        #expect(try lines(of: Self.compressed.path) == Array(expected))
+        #expect(try lines(of: Self.compressed.path, chunkBytes: 1 << 20) == Array(expected))
+    }
+
+    @Test func membersOneAfterAnotherReadAsOneStream() throws {
+        let member = try [UInt8](Data(contentsOf: Self.compressed))
+        let path = try Fixtures.temporaryFile(member + member, name: "two.log.gz")
+        let once = try lines(of: Self.compressed.path)
+        #expect(try lines(of: path) == once + once)
+    }
+
+    @Test func analysisOfTheCompressedFileIsTheSame() throws {
+        let compressed = try analyze(paths: [Self.compressed.path])
+        let plain = try analyze(paths: [Self.plain])
+        #expect(compressed.summary?.events == plain.summary?.events)
+        #expect(compressed.summary?.events ?? 0 > 0)
+        #expect(compressed.findings.map(\.rule) == plain.findings.map(\.rule))
+        #expect(compressed.sessions.map(\.transitions.count) == plain.sessions.map(\.transitions.count))
+    }
+
+    @Test func aTruncatedGzipFileIsAnError() throws {
+        let member = try [UInt8](Data(contentsOf: Self.compressed))
+        let path = try Fixtures.temporaryFile(Array(member.prefix(member.count / 2)), name: "cut.log.gz")
+        #expect(throws: InputError.readFailed(reason: "gzip: the compressed data ends early (a truncated file?)")) {
+            _ = try lines(of: path)
+        }
+    }
+
+    @Test func corruptGzipDataIsAnError() throws {
+        var member = try [UInt8](Data(contentsOf: Self.compressed))
+        for index in 20..<40 { member[index] ^= 0x5A }
+        let path = try Fixtures.temporaryFile(member, name: "corrupt.log.gz")
+        #expect(throws: InputError.self) { _ = try lines(of: path) }
+    }
+}
+
 @Suite struct LaunchBoundaryPlannerTests {
     /// The sections a walk over every line finds: a cut at the first `main()` line at or after each nominal end.
     func referenceSections(of path: String, sectionBytes: Int, maxLineBytes: Int) throws -> [String] {

@@ -35,6 +35,10 @@ final class InputRun {
     private var observed = LineReading(input: "", line: 0, text: "", disposition: "")
     /// The format named in the summary when the choice is forced; nil for automatic (the first format recognised).
     private let forcedFormat: String?
+    /// Finds `log show`/`log stream` JSON entries among the lines (automatic choice only); nil with a forced format.
+    private var json: LogJSONAssembler?
+    /// The format of the first line with a header, or the style of the first JSON entry: the input's format.
+    private var firstFormat: String?
 
     init(analyzer: Analyzer, name: String, recognizer: LineHeaderRecognizer, firstLine: Int, knowledge: InputKnowledge) {
         self.analyzer = analyzer
@@ -44,38 +48,108 @@ final class InputRun {
         self.lineNumber = firstLine - 1
         self.knowledge = knowledge
         self.observer = analyzer.lineObserver
-        if case .fixed(let format) = analyzer.options.lineFormat { forcedFormat = format.name } else { forcedFormat = nil }
+        if case .fixed(let format) = analyzer.options.lineFormat {
+            forcedFormat = format.name
+        } else {
+            forcedFormat = nil
+            json = LogJSONAssembler()
+        }
         self.summary = InputSummary(name: name, format: forcedFormat ?? LineFormat.bare.name)
     }
 
     func take(_ line: UnsafeRawBufferPointer, truncated: Bool) {
         lineNumber += 1
+        if json?.wants(line) == true, takeJSON(line, truncated: truncated) { return }
         process(line, truncated: truncated)
     }
 
     func finish() {
-        if forcedFormat == nil, let first = recognizer.firstFormat { summary.format = first.name }
+        if let held = json?.finish() { replay(held) }
+        if forcedFormat == nil, let firstFormat { summary.format = firstFormat }
         closeAll()
     }
 
+    /// Hands the line to the JSON assembler; returns false when it is to be read as an ordinary line.
+    private func takeJSON(_ line: UnsafeRawBufferPointer, truncated: Bool) -> Bool {
+        switch json!.take(line, number: lineNumber) {
+        case .ordinary:
+            return false
+        case .held:
+            return true
+        case .replay(let lines):
+            replay(lines)
+        case .entries(let entries, let style, let parts):
+            let number = lineNumber
+            for part in parts {
+                lineNumber = part.number
+                part.bytes.withUnsafeBytes { bytes in
+                    process(bytes, truncated: false) { run, _ in run.countStructure(style) }
+                }
+            }
+            lineNumber = number
+            if firstFormat == nil { firstFormat = style.rawValue }
+            for (index, entry) in entries.enumerated() {
+                let (bytes, header) = entry.asLine()
+                bytes.withUnsafeBytes { bytes in
+                    if index == 0 {
+                        process(bytes, truncated: truncated) { run, bytes in run.read(bytes, header: header, format: style) }
+                    } else if (try? readMessage(bytes, header: header, start: 1, format: style)) == true {
+                        summary.gluedRecords += 1
+                    }
+                }
+            }
+        }
+        return true
+    }
+
+    private func countStructure(_ style: LogJSONStyle?) {
+        summary.skipped[.jsonStructure, default: 0] += 1
+        if observer != nil { observed.format = style?.rawValue }
+    }
+
+    /// Reads lines the JSON assembler held and gave back, as ordinary lines.
+    private func replay(_ lines: [LogJSONAssembler.HeldLine]) {
+        let number = lineNumber
+        for held in lines {
+            lineNumber = held.number
+            held.bytes.withUnsafeBytes { process($0, truncated: false) }
+        }
+        lineNumber = number
+    }
+
+    /// Counts the line, reads it and tells the line observer how it was read.
+    @inline(__always)
     private func process(_ line: UnsafeRawBufferPointer, truncated: Bool) {
-        guard let observer else { return read(line, truncated: truncated) }
+        summary.lines += 1
+        if truncated { summary.truncatedLines += 1 }
+        guard observer != nil else { return read(line) }
+        observing(line) { run, line in run.read(line) }
+    }
+
+    /// Counts the line, handles it as `reading` says and tells the line observer how it was read.
+    private func process(_ line: UnsafeRawBufferPointer, truncated: Bool, _ reading: (InputRun, UnsafeRawBufferPointer) -> Void) {
+        summary.lines += 1
+        if truncated { summary.truncatedLines += 1 }
+        guard observer != nil else { return reading(self, line) }
+        observing(line, reading)
+    }
+
+    private func observing(_ line: UnsafeRawBufferPointer, _ reading: (InputRun, UnsafeRawBufferPointer) -> Void) {
+        guard let observer else { return }
         let before = summary
         observed = LineReading(input: name, line: lineNumber, text: String(decoding: line, as: UTF8.self), disposition: "")
-        read(line, truncated: truncated)
+        reading(self, line)
         observed.disposition = LineReading.disposition(before: before, after: summary)
         observer(observed)
     }
 
-    private func read(_ line: UnsafeRawBufferPointer, truncated: Bool) {
-        summary.lines += 1
-        if truncated { summary.truncatedLines += 1 }
+    private func read(_ line: UnsafeRawBufferPointer, header: LineHeader? = nil, format: LogJSONStyle? = nil) {
         if MessageParser.isBlank(line) {
             summary.skipped[.blank, default: 0] += 1
             return
         }
         do {
-            guard try parseRecord(line, from: 0) else {
+            guard try (header.map { try readMessage(line, header: $0, start: 0, format: format) } ?? parseRecord(line, from: 0)) else {
                 summary.skipped[.unrecognized, default: 0] += 1
                 return
             }
@@ -88,9 +162,16 @@ final class InputRun {
     /// Parses the record starting at `start`; returns false when it is not in the input's format.
     private func parseRecord(_ line: UnsafeRawBufferPointer, from start: Int) throws -> Bool {
         guard let header = try recognizer.parse(line, from: start) else { return false }
+        if firstFormat == nil, let first = recognizer.firstFormat { firstFormat = first.name }
+        return try readMessage(line, header: header, start: start, format: nil)
+    }
+
+    /// Reads the message of a record whose header was read (`format`: from a JSON entry rather than a text line).
+    /// `start` is 0 for the line's first record; a record glued after it starts later.
+    private func readMessage(_ line: UnsafeRawBufferPointer, header: LineHeader, start: Int, format: LogJSONStyle?) throws -> Bool {
         let message: KeyedMessage
         let reading = try messageParser.parseKeyed(line, message: header.message)
-        if observer != nil, start == 0 { observe(header, reading, line) }
+        if observer != nil, start == 0 { observe(header, reading, line, format: format) }
         switch reading {
         case .message(let read): message = read
         case .other:
@@ -102,7 +183,7 @@ final class InputRun {
         }
         // A second record glued to this one (a lost newline): cut this message where the recognised text ends.
         let rest = MessageParser.trimmed(line, message.end..<header.message.upperBound)
-        let glued = !rest.isEmpty && recognizer.headerStarts(in: line, at: rest.lowerBound)
+        let glued = format == nil && !rest.isEmpty && recognizer.headerStarts(in: line, at: rest.lowerBound)
         let callback = message.callback
         let isEvent = handle(consume message, header: header, line: line)
         if start == 0 {
@@ -121,9 +202,10 @@ final class InputRun {
     }
 
     /// Notes what the line observer is told of the line's header and message.
-    private func observe(_ header: LineHeader, _ reading: MessageReading, _ line: UnsafeRawBufferPointer) {
+    private func observe(_ header: LineHeader, _ reading: MessageReading, _ line: UnsafeRawBufferPointer, format: LogJSONStyle?) {
         func text(_ range: Range<Int>?) -> String? { range.map { String(decoding: line[$0], as: UTF8.self) } }
-        observed.format = header.time == nil && header.pid == nil && header.process == nil ? nil : recognizer.lastFormat.name
+        observed.format = format?.rawValue
+            ?? (header.time == nil && header.pid == nil && header.process == nil ? nil : recognizer.lastFormat.name)
         observed.message = text(header.message)
         observed.time = text(header.time)
         observed.process = text(header.process)

@@ -29,6 +29,9 @@ extension Analyzer {
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
               Int(info.st_size) >= 2 * options.sectionBytes
         else { return false }
+        // A gzip file is read as one stream: its compressed bytes cannot be cut at lines.
+        var magic: (UInt8, UInt8) = (0, 0)
+        guard pread(fd, &magic, 2, 0) == 2, !withUnsafeBytes(of: magic, GzipInflater.isGzip) else { return false }
 
         let sectionOptions = options
         let choice = options.lineFormat

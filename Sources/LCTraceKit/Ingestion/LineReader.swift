@@ -7,7 +7,8 @@ import Darwin
 /// Reads a file descriptor in large chunks and hands out its lines as byte buffers, without ever holding the
 /// whole input: memory is one chunk plus the longest kept line. Lines end at `\n`; a trailing `\r` is dropped;
 /// the last line may lack its newline. A line longer than `maxLineBytes` is cut to that length (the rest is
-/// discarded up to the next newline) and reported as truncated.
+/// discarded up to the next newline) and reported as truncated. An input that starts with the gzip magic number is
+/// inflated as it is read (`GzipInflater`); the lines are those of the inflated text.
 public final class LineReader {
     public static let defaultMaxLineBytes = 64 * 1024
     public static let defaultChunkBytes = 1 << 20
@@ -23,6 +24,9 @@ public final class LineReader {
     private let endOffset: Int?
     /// The input offset of `buffer[0]`.
     private var bufferOffset = 0
+    /// Set when the input turned out to be gzip data (only a whole input is looked at, not a byte range).
+    private var gzip: GzipInflater?
+    private var lookedForGzip: Bool
 
     /// Reads `range` of the file when given (its start must be a line start), otherwise the descriptor to its end.
     public init(fileDescriptor fd: Int32, maxLineBytes: Int = LineReader.defaultMaxLineBytes,
@@ -32,6 +36,7 @@ public final class LineReader {
         self.nextOffset = range?.lowerBound
         self.endOffset = range?.upperBound
         self.bufferOffset = range?.lowerBound ?? 0
+        self.lookedForGzip = range != nil
         self.maxLineBytes = max(1, maxLineBytes)
         self.capacity = max(chunkBytes, self.maxLineBytes) + self.maxLineBytes
         self.buffer = .allocate(capacity: capacity)
@@ -83,12 +88,15 @@ public final class LineReader {
                 start = 0
             }
             if StopRequest.isRequested { eof = true; continue }
-            let count = try readSome(into: buffer + end, max: capacity - end)
+            let count = try readText(into: buffer + end, max: capacity - end)
             if count > 0 {
                 end += count
             } else if follow, !StopRequest.isRequested {
                 usleep(200_000)  // the file may grow: look again
             } else {
+                if let gzip, !gzip.isAtMemberEnd, !StopRequest.isRequested {
+                    throw InputError.readFailed(reason: "gzip: the compressed data ends early (a truncated file?)")
+                }
                 eof = true
             }
         }
@@ -101,6 +109,26 @@ public final class LineReader {
         if to > from, buffer[to - 1] == 0x0D { to -= 1 }
         lineOffset = bufferOffset + from
         try body(UnsafeRawBufferPointer(start: buffer + from, count: to - from), truncated)
+    }
+
+    /// Reads the next bytes of text: the input's bytes, or what they inflate to when the input is gzip data (which the
+    /// first read finds out).
+    private func readText(into pointer: UnsafeMutablePointer<UInt8>, max: Int) throws -> Int {
+        if let gzip { return try gzip.inflate(into: pointer, count: max, readRaw: readSome) }
+        guard !lookedForGzip else { return try readSome(into: pointer, max: max) }
+        lookedForGzip = true
+        // Two bytes tell: read until there are two, or the input ends.
+        var count = try readSome(into: pointer, max: max)
+        while count == 1, max > 1 {
+            let more = try readSome(into: pointer + 1, max: max - 1)
+            if more == 0 { break }
+            count += more
+        }
+        let first = UnsafeRawBufferPointer(start: pointer, count: count)
+        guard GzipInflater.isGzip(first) else { return count }
+        let inflater = try GzipInflater(first: first)
+        gzip = inflater
+        return try inflater.inflate(into: pointer, count: max, readRaw: readSome)
     }
 
     private func readSome(into pointer: UnsafeMutablePointer<UInt8>, max: Int) throws -> Int {

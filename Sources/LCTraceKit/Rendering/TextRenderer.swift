@@ -249,8 +249,10 @@ public final class TextRenderer: ReportSink {
         writeUnread(summary)
         writeTimeStepsBack(summary)
         let read = LineDisposition.allCases.map { "\(summary.lines($0)) \($0.rawValue)" }
-        let skipped = summary.skippedLines - summary.skipped(.blank)
+        let structure = summary.skipped(.jsonStructure)
+        let skipped = summary.skippedLines - summary.skipped(.blank) - structure
         var parts = ["\(plural(summary.lines, "line")) (" + read.joined(separator: ", ") + ", \(summary.skipped(.blank)) blank"
+                     + (structure > 0 ? ", \(structure) JSON structure" : "")
                      + (skipped > 0 ? ", \(skipped) skipped" : "")
                      + (summary.truncatedLines > 0 ? ", \(summary.truncatedLines) truncated" : "") + ")"]
         parts.append(plural(summary.events, "event"))

@@ -148,6 +148,9 @@ public enum SkipReason: String, Sendable, CaseIterable, Codable {
     case unrecognized
     /// PCRE2 gave up on it (a match or depth limit).
     case regexLimit = "regex-limit"
+    /// A line of `log show`/`log stream` JSON output that is not where an entry is read: an entry is read at the line
+    /// that closes it, and the lines before it, and brackets and commas between entries, are its structure.
+    case jsonStructure = "json-structure"
 }
 
 /// What a line that was read turned out to be. With the skipped lines (`SkipReason`), every line of an input is

@@ -1,0 +1,248 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The two JSON styles of Apple's `log show` and `log stream`.
+public enum LogJSONStyle: String, Sendable {
+    /// `--style ndjson`: one object per line (after a `Filtering the log data …` line).
+    case ndjson = "log-ndjson"
+    /// `--style json`: an array of pretty-printed objects (`[{`, `  "key" : value,` …, `},{`, …, `}]`).
+    case json = "log-json"
+}
+
+/// One entry of `log show`/`log stream` in a JSON style, with the fields lctrace reads. Other fields are ignored, and
+/// a field of an unexpected type is read as missing.
+struct LogJSONEntry: Decodable, Equatable {
+    var timestamp: String?
+    /// `processImagePath`'s last component, or `process` (which some exports carry instead).
+    var process: String?
+    var processID: Int?
+    var threadID: UInt64?
+    var eventMessage: String?
+
+    init(timestamp: String? = nil, process: String? = nil, processID: Int? = nil, threadID: UInt64? = nil, eventMessage: String? = nil) {
+        self.timestamp = timestamp
+        self.process = process
+        self.processID = processID
+        self.threadID = threadID
+        self.eventMessage = eventMessage
+    }
+
+    private enum Keys: String, CodingKey {
+        case timestamp, processImagePath, process, processID, threadID, eventMessage
+    }
+
+    init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: Keys.self)
+        timestamp = try? fields.decodeIfPresent(String.self, forKey: .timestamp)
+        let path = try? fields.decodeIfPresent(String.self, forKey: .processImagePath)
+        process = path.flatMap { $0.split(separator: "/").last.map(String.init) }
+            ?? (try? fields.decodeIfPresent(String.self, forKey: .process))
+        processID = try? fields.decodeIfPresent(Int.self, forKey: .processID)
+        threadID = try? fields.decodeIfPresent(UInt64.self, forKey: .threadID)
+        eventMessage = try? fields.decodeIfPresent(String.self, forKey: .eventMessage)
+    }
+
+    /// An object is a log entry when it has a message, or a time and a process id.
+    var isLogEntry: Bool { eventMessage != nil || (timestamp != nil && processID != nil) }
+
+    /// The entry as the text line NSLog would have printed for it (`TIME PROCESS[PID:TID] MESSAGE`), with the header
+    /// fields' ranges in it: what the rest of the reading takes.
+    func asLine() -> (bytes: [UInt8], header: LineHeader) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(64 + (eventMessage?.utf8.count ?? 0))
+        var header = LineHeader(message: 0..<0)
+        func append(_ text: String) -> Range<Int> {
+            let start = bytes.count
+            bytes.append(contentsOf: text.utf8)
+            return start..<bytes.count
+        }
+        if let timestamp {
+            header.time = append(timestamp)
+            bytes.append(0x20)
+        }
+        if let process { header.process = append(process) }
+        if let processID {
+            bytes.append(UInt8(ascii: "["))
+            header.pid = append(String(processID))
+            if let threadID {
+                bytes.append(UInt8(ascii: ":"))
+                header.tid = append("0x" + String(threadID, radix: 16))
+            }
+            bytes.append(UInt8(ascii: "]"))
+        }
+        if !bytes.isEmpty { bytes.append(0x20) }
+        header.message = append(eventMessage ?? "")
+        return (bytes, header)
+    }
+}
+
+/// Finds the entries of `log show`/`log stream` JSON output in an input read line by line, so that such output is read
+/// like any other log and may be mixed with text lines. An object starts at a line beginning with `{` or `[{` (after
+/// white space) and may span lines; it is read when it closes, as one record at the line that closes it. The lines
+/// before that one are held (a bounded number of bytes) until then: when the object is not a log entry after all (an
+/// app printing a dictionary) or grows too big, they are handed back to be read as ordinary lines.
+struct LogJSONAssembler {
+    /// An object bigger than this, or spanning more lines, is not a log entry: its lines are read as ordinary lines.
+    static let maxObjectBytes = 1 << 20
+    static let maxObjectLines = 1000
+
+    /// The bytes JSON allows outside strings: white space, punctuation, numbers and the letters of true, false, null.
+    /// Any other byte (`items = 12;` in a dictionary's description) ends the object at once, as not JSON.
+    private static let allowedOutsideStrings: [Bool] = (0..<256).map { byte in
+        Array(" \t\r\"{}[]:,0123456789+-.eEtruefalsn".utf8).contains(UInt8(byte))
+    }
+
+    /// What a line turned out to be.
+    enum Step {
+        /// Not JSON, or not yet known to be: read it as an ordinary line.
+        case ordinary
+        /// Part of an object that is still open: nothing to count yet.
+        case held
+        /// It closed one log entry or more (more when several objects sit on one line). `partLines`, the entry's
+        /// lines before this one, are counted as JSON structure now.
+        case entries([LogJSONEntry], style: LogJSONStyle, partLines: [HeldLine])
+        /// The object was not a log entry, or grew too big: read these lines (this one last) as ordinary lines.
+        case replay([HeldLine])
+    }
+
+    struct HeldLine {
+        let number: Int
+        let bytes: [UInt8]
+    }
+
+    private var collecting = false
+    private var depth = 0
+    private var inString = false
+    private var escaped = false
+    /// The open object so far, from its `{`.
+    private var object: [UInt8] = []
+    /// The lines of the open object before the current one. Its first line was counted already when it closed the
+    /// entry before (`},{`).
+    private var held: [HeldLine] = []
+    private var firstLineCounted = false
+    private let decoder = JSONDecoder()
+
+    /// Whether the assembler must see the line: an object is open, or the line may start one.
+    @inline(__always)
+    func wants(_ line: UnsafeRawBufferPointer) -> Bool {
+        if collecting { return true }
+        let start = MessageParser.skipSpaces(line, from: 0)
+        guard start < line.count else { return false }
+        return line[start] == UInt8(ascii: "{") || line[start] == UInt8(ascii: "[")
+    }
+
+    /// Forgets everything: a new input, or a section of one, starts.
+    mutating func reset() {
+        collecting = false
+        held = []
+        object = []
+    }
+
+    /// Reads one line (`wants` was true for it).
+    mutating func take(_ line: UnsafeRawBufferPointer, number: Int) -> Step {
+        var index = MessageParser.skipSpaces(line, from: 0)
+        if !collecting {
+            if index < line.count, line[index] == UInt8(ascii: "[") { index = MessageParser.skipSpaces(line, from: index + 1) }
+            guard index < line.count, line[index] == UInt8(ascii: "{") else { return .ordinary }
+            begin(firstLineCounted: false)
+        }
+        var entries: [LogJSONEntry] = []
+        var style = LogJSONStyle.json
+        var parts: [HeldLine] = []
+        while index < line.count {
+            let byte = line[index]
+            index += 1
+            if !collecting {
+                // After an object closed on this line, only another object may start.
+                guard byte == UInt8(ascii: "{") else { continue }
+                begin(firstLineCounted: true)
+            }
+            object.append(byte)
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            guard LogJSONAssembler.allowedOutsideStrings[Int(byte)] else {
+                if entries.isEmpty { return replayAll(line, number: number) }
+                collecting = false
+                break
+            }
+            if byte == UInt8(ascii: "\"") {
+                inString = true
+            } else if byte == UInt8(ascii: "{") {
+                depth += 1
+            } else if byte == UInt8(ascii: "}") {
+                depth -= 1
+                guard depth == 0 else { continue }
+                collecting = false
+                guard let entry = decode(), entry.isLogEntry else {
+                    // The first object of the line decides what the line is; a later one that is not an entry is left.
+                    if entries.isEmpty { return replayAll(line, number: number) }
+                    continue
+                }
+                if entries.isEmpty {
+                    style = held.isEmpty ? .ndjson : .json
+                    parts = firstLineCounted ? Array(held.dropFirst()) : held
+                }
+                entries.append(entry)
+            }
+        }
+        // JSON strings do not span lines.
+        if collecting, inString {
+            if entries.isEmpty { return replayAll(line, number: number) }
+            collecting = false
+        }
+        if entries.isEmpty, object.count > LogJSONAssembler.maxObjectBytes || held.count >= LogJSONAssembler.maxObjectLines {
+            return replayAll(line, number: number)
+        }
+        if collecting {
+            // An object is open at the end of the line: this line is held with it (counted already when it also
+            // closed an entry).
+            if !entries.isEmpty { held = [] ; firstLineCounted = true }
+            held.append(HeldLine(number: number, bytes: Array(line)))
+        }
+        guard !entries.isEmpty else { return .held }
+        return .entries(entries, style: style, partLines: parts)
+    }
+
+    /// The input ended: the lines of an object still open are read as ordinary lines.
+    mutating func finish() -> [HeldLine] {
+        guard collecting else { return [] }
+        let lines = firstLineCounted ? Array(held.dropFirst()) : held
+        reset()
+        return lines
+    }
+
+    private mutating func begin(firstLineCounted counted: Bool) {
+        collecting = true
+        depth = 0
+        inString = false
+        escaped = false
+        object.removeAll(keepingCapacity: true)
+        held.removeAll(keepingCapacity: true)
+        firstLineCounted = counted
+    }
+
+    private func decode() -> LogJSONEntry? {
+        try? decoder.decode(LogJSONEntry.self, from: Data(object))
+    }
+
+    /// Hands the held lines and this one back to be read as ordinary lines (but a first line counted already).
+    private mutating func replayAll(_ line: UnsafeRawBufferPointer, number: Int) -> Step {
+        var lines = firstLineCounted ? Array(held.dropFirst()) : held
+        lines.append(HeldLine(number: number, bytes: Array(line)))
+        collecting = false
+        held = []
+        object = []
+        return .replay(lines)
+    }
+}
