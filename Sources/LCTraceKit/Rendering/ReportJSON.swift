@@ -159,7 +159,7 @@ enum ReportJSON {
         w.member("truncatedLines", input.truncatedLines)
         w.member("gluedRecords", input.gluedRecords)
         w.member("timeStepsBack", input.timeStepsBack)
-        if let line = input.firstTimeStepBack { w.member("firstTimeStepBack", line) }
+        w.member("firstTimeStepBack", input.firstTimeStepBack)
         w.member("events", input.events)
         w.key("lineDispositions")
         w.object { w in dispositionMembers(input.lines, { input.skipped[$0] ?? 0 }, into: &w) }
