@@ -160,6 +160,51 @@ extension Callback {
         }
     }
 
+    /// The eight-bytes-at-a-time scan finds exactly the place a byte-by-byte reading of its rule finds: the first
+    /// lower-case letter that follows no word byte (or starts the slice) and begins a base name's first four bytes.
+    @Test func prefilterIsExact() {
+        let prefixes = Set(LooseMessageReader.baseNames.map { Array($0.utf8.prefix(4)) })
+        func isWord(_ byte: UInt8) -> Bool {
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x5F || byte == 0x24
+        }
+        func reference(_ bytes: [UInt8], from: Int) -> Int? {
+            guard bytes.count - from >= 4 else { return nil }
+            for index in from...(bytes.count - 4) where (0x61...0x7A).contains(bytes[index]) {
+                if index > from, isWord(bytes[index - 1]) { continue }
+                if prefixes.contains(Array(bytes[index..<(index + 4)])) { return index }
+            }
+            return nil
+        }
+        let pieces: [[UInt8]] = LooseMessageReader.baseNames.map { Array($0.utf8) } + ["a", "Z", "9", "_", "$", " ", ":", "(", "-", "é", "\u{1F600}", "x", "view", "init"].map { Array($0.utf8) }
+            + [[0x80], [0xFF], [0x00], [0x7F], [0x60], [0x7B], [0x40], [0x5B], [0x2F], [0x3A]]
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...6, using: &random) { bytes += pieces.randomElement(using: &random)! }
+            let from = Int.random(in: 0...min(3, bytes.count), using: &random)
+            let found = bytes.withUnsafeBytes { LooseMessageReader.firstPossibleCallback(in: $0[from...]) }
+            #expect(found == reference(bytes, from: from), "\(bytes) from \(from)")
+        }
+    }
+
+    /// The vocabulary's trie, built by sorting bytes, is the one a plain grouping by first letter builds.
+    @Test func theTrieIsThePlainGrouping() {
+        func grouping(_ words: [String]) -> String {
+            let groups = Dictionary(grouping: words.filter { !$0.isEmpty }) { $0.first! }
+            let branches = groups.keys.sorted().map { first -> String in
+                let rests = groups[first]!.map { String($0.dropFirst()) }
+                let longer = rests.filter { !$0.isEmpty }
+                guard !longer.isEmpty else { return String(first) }
+                let tail = grouping(longer)
+                return String(first) + (rests.contains("") ? "(?:\(tail))?" : tail)
+            }
+            return branches.count == 1 ? branches[0] : "(?:" + branches.joined(separator: "|") + ")"
+        }
+        let names = Array(LooseMessageReader.baseNames)
+        #expect(LooseMessageReader.trie(names) == grouping(names))
+        #expect(LooseMessageReader.trie(["pop", "popTo", "push", "pop"]) == "p(?:op(?:To)?|ush)")
+    }
+
     @Test func mangledSwiftNamesGiveTheirLastName() {
         func name(_ text: String) -> String { Array(text.utf8).withUnsafeBytes { MessageParser.className($0[...]) } }
         #expect(name("_TtCV14__lldb_expr_9010SampleView11Coordinator") == "Coordinator")

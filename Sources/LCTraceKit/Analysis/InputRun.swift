@@ -21,8 +21,14 @@ final class InputRun {
     /// The open sessions, in the order they opened; `current` is the one the last event went to.
     private var open: [OpenSession] = []
     private var current = 0 {
-        didSet { sessionReference = Unmanaged.passUnretained(open[current].analyzer) }
+        didSet {
+            sessionReference = Unmanaged.passUnretained(open[current].analyzer)
+            currentPid = open[current].analyzer.pid
+        }
     }
+    /// The current session's process id, and its class filter (the other open sessions keep theirs in `open`).
+    private var currentPid: Int?
+    private var classFilter = ControllerClassFilter()
     /// The current session as the per-line path reads it: without retaining and releasing it on every line. (It is
     /// owned by `open`, which is never changed while a line is being handled.)
     private var sessionReference: Unmanaged<SessionAnalyzer>?
@@ -35,8 +41,9 @@ final class InputRun {
     private var observed = LineReading(input: "", line: 0, text: "", disposition: "")
     /// The format named in the summary when the choice is forced; nil for automatic (the first format recognised).
     private let forcedFormat: String?
-    /// Finds `log show`/`log stream` JSON entries among the lines (automatic choice only); nil with a forced format.
-    private var json: LogJSONAssembler?
+    /// Finds `log show`/`log stream` JSON entries among the lines, with the automatic choice of format only.
+    private var json = LogJSONAssembler()
+    private let readsJSON: Bool
     /// The format of the first line with a header, or the style of the first JSON entry: the input's format.
     private var firstFormat: String?
 
@@ -48,30 +55,26 @@ final class InputRun {
         self.lineNumber = firstLine - 1
         self.knowledge = knowledge
         self.observer = analyzer.lineObserver
-        if case .fixed(let format) = analyzer.options.lineFormat {
-            forcedFormat = format.name
-        } else {
-            forcedFormat = nil
-            json = LogJSONAssembler()
-        }
+        if case .fixed(let format) = analyzer.options.lineFormat { forcedFormat = format.name } else { forcedFormat = nil }
+        readsJSON = forcedFormat == nil
         self.summary = InputSummary(name: name, format: forcedFormat ?? LineFormat.bare.name)
     }
 
     func take(_ line: UnsafeRawBufferPointer, truncated: Bool) {
         lineNumber += 1
-        if json?.wants(line) == true, takeJSON(line, truncated: truncated) { return }
+        if readsJSON, json.collecting || LogJSONAssembler.mayStartObject(line), takeJSON(line, truncated: truncated) { return }
         process(line, truncated: truncated)
     }
 
     func finish() {
-        if let held = json?.finish() { replay(held) }
+        replay(json.finish())
         if forcedFormat == nil, let firstFormat { summary.format = firstFormat }
         closeAll()
     }
 
     /// Hands the line to the JSON assembler; returns false when it is to be read as an ordinary line.
     private func takeJSON(_ line: UnsafeRawBufferPointer, truncated: Bool) -> Bool {
-        switch json!.take(line, number: lineNumber) {
+        switch json.take(line, number: lineNumber) {
         case .ordinary:
             return false
         case .held:
@@ -143,16 +146,26 @@ final class InputRun {
         observer(observed)
     }
 
-    private func read(_ line: UnsafeRawBufferPointer, header: LineHeader? = nil, format: LogJSONStyle? = nil) {
+    private func read(_ line: UnsafeRawBufferPointer) {
         if MessageParser.isBlank(line) {
             summary.skipped[.blank, default: 0] += 1
             return
         }
         do {
-            guard try (header.map { try readMessage(line, header: $0, start: 0, format: format) } ?? parseRecord(line, from: 0)) else {
+            guard try parseRecord(line, from: 0) else {
                 summary.skipped[.unrecognized, default: 0] += 1
                 return
             }
+            summary.parsedLines += 1
+        } catch {
+            summary.skipped[.regexLimit, default: 0] += 1
+        }
+    }
+
+    /// Reads a JSON entry, made into a line whose header was read from the entry's fields.
+    private func read(_ line: UnsafeRawBufferPointer, header: LineHeader, format: LogJSONStyle) {
+        do {
+            _ = try readMessage(line, header: header, start: 0, format: format)
             summary.parsedLines += 1
         } catch {
             summary.skipped[.regexLimit, default: 0] += 1
@@ -168,6 +181,7 @@ final class InputRun {
 
     /// Reads the message of a record whose header was read (`format`: from a JSON entry rather than a text line).
     /// `start` is 0 for the line's first record; a record glued after it starts later.
+    @inline(__always)
     private func readMessage(_ line: UnsafeRawBufferPointer, header: LineHeader, start: Int, format: LogJSONStyle?) throws -> Bool {
         let message: KeyedMessage
         let reading = try messageParser.parseKeyed(line, message: header.message)
@@ -235,7 +249,11 @@ final class InputRun {
     private func handle(_ message: consuming KeyedMessage, header: LineHeader, line: UnsafeRawBufferPointer) -> Bool {
         let (pid, thread) = ids.read(line, pid: header.pid, tid: header.tid)
         let callback = message.callback
-        let route = sessionReference?._withUnsafeGuaranteedRef({ InputRun.route(from: $0, callback: callback, pid: pid) }) ?? .open
+        // The common case first: an event of the current session's process that cannot start a launch.
+        let route = pid == currentPid && sessionReference != nil && callback != .main && callback != .didFinishLaunching
+            && callback != .willFinishLaunching
+            ? .current
+            : sessionReference?._withUnsafeGuaranteedRef({ InputRun.route(from: $0, callback: callback, pid: pid) }) ?? .open
         let target: Int? = switch route {
         case .current: current
         case .other(let pid): open.firstIndex { $0.analyzer.pid == pid }
@@ -246,16 +264,19 @@ final class InputRun {
             return false
         }
         summary.events += 1
-        let micros = header.time.flatMap { timestamps.microseconds(UnsafeRawBufferPointer(rebasing: line[$0])) }
+        var micros = header.time.flatMap { timestamps.microseconds(UnsafeRawBufferPointer(rebasing: line[$0])) }
         if let target {
-            if target != current { current = target }
+            if target != current { switchSession(to: target) }
         } else {
             let process = header.process.map { String(decoding: line[$0], as: UTF8.self) }
             openSession(route, process: process, pid: pid, callback: callback)
         }
-        open[current].lastEvent = lineNumber
         if callback.family == .controller, !callback.isSharedWithOtherClasses {
-            open[current].classFilter.noteControllerCallback(message, names: messageParser)
+            classFilter.noteControllerCallback(message, names: messageParser)
+        }
+        if let logged = micros {
+            let line = lineNumber
+            micros = sessionReference!._withUnsafeGuaranteedRef { $0.sessionTime(logged, line: line) }
         }
         let event = LifecycleEvent(line: lineNumber, micros: micros,
                                    time: header.time.map { UnsafeRawBufferPointer(rebasing: line[$0]) } ?? UnsafeRawBufferPointer(start: nil, count: 0),
@@ -271,7 +292,15 @@ final class InputRun {
             var fresh = ControllerClassFilter()
             return fresh.acceptsShared(message, names: messageParser)
         }
+        if session == current { return classFilter.acceptsShared(message, names: messageParser) }
         return open[session].classFilter.acceptsShared(message, names: messageParser)
+    }
+
+    /// Makes the open session at `index` the current one, its class filter with it.
+    private func switchSession(to index: Int) {
+        swap(&classFilter, &open[current].classFilter)
+        swap(&classFilter, &open[index].classFilter)
+        current = index
     }
 
     /// Where an event goes, seen from the current session.
@@ -302,6 +331,8 @@ final class InputRun {
 
     /// Opens the session an event starts, first ending the sessions it ends (`route`).
     private func openSession(_ route: Route, process: String?, pid: Int?, callback: Callback) {
+        // The current session's class filter goes back to it, in case it stays open.
+        if !open.isEmpty { swap(&classFilter, &open[current].classFilter) }
         var launchFollows = false
         var expected = open.isEmpty ? SessionAnalyzer.Size() : open[current].analyzer.size
         switch route {
@@ -323,7 +354,7 @@ final class InputRun {
                 launchFollows = true
                 close(at: index)
             }
-            if open.count >= InputRun.maxOpenSessions, let idle = open.indices.min(by: { open[$0].lastEvent < open[$1].lastEvent }) {
+            if open.count >= InputRun.maxOpenSessions, let idle = open.indices.min(by: { open[$0].analyzer.endLine < open[$1].analyzer.endLine }) {
                 close(at: idle)
             }
         }
@@ -331,7 +362,8 @@ final class InputRun {
         let session = analyzer.newSession(input: name, line: lineNumber, process: process, pid: pid,
                                           launchLogged: callback == .main || launchFollows, knowledge: knowledge,
                                           expected: expected, alsoOpen: open.count)
-        open.append(OpenSession(analyzer: session, lastEvent: lineNumber))
+        open.append(OpenSession(analyzer: session))
+        classFilter = ControllerClassFilter()
         current = open.count - 1
     }
 
@@ -340,6 +372,7 @@ final class InputRun {
         end(closing.analyzer)
         if open.isEmpty {
             sessionReference = nil
+            currentPid = nil
         } else if current >= index {
             current = max(0, current - 1)
         }
@@ -350,6 +383,7 @@ final class InputRun {
         for session in open { end(session.analyzer) }
         open.removeAll()
         sessionReference = nil
+        currentPid = nil
     }
 
     private func end(_ session: SessionAnalyzer) {
@@ -366,10 +400,9 @@ final class InputRun {
 /// A session still taking events, with what is known of its classes.
 private struct OpenSession {
     let analyzer: SessionAnalyzer
-    /// Whether init and dealloc belong to a view controller, from what this launch logged.
+    /// Whether init and dealloc belong to a view controller, from what this launch logged (while the session is not
+    /// the current one: the current session's is `InputRun.classFilter`).
     var classFilter = ControllerClassFilter()
-    /// The line of its last event: the session idle longest is ended first when too many are open.
-    var lastEvent: Int
 }
 
 /// Reads a line's process and thread ids, remembering the last bytes read: consecutive lines nearly always come from

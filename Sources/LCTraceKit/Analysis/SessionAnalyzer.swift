@@ -95,7 +95,8 @@ final class SessionAnalyzer: TransitionContext {
     private(set) var process: String?
     private(set) var pid: Int?
     private var startLine: Int
-    private var endLine: Int
+    /// The line of the last event: the session idle longest is ended first when too many are open.
+    private(set) var endLine: Int
     private var startMicros: Int64?
     private var startTime: TimeText?
     private var lastMicros: Int64?
@@ -166,18 +167,22 @@ final class SessionAnalyzer: TransitionContext {
         transitionReports.reserveCapacity(expected.transitions)
     }
 
-    func handle(_ event: consuming LifecycleEvent) {
+    /// The session's time of an event logged at `micros`: as logged, shifted by the steps back the clock took.
+    @inline(__always)
+    func sessionTime(_ micros: Int64, line: Int) -> Int64 {
+        let shifted = micros &+ clockShift
+        guard let lastMicros, shifted < lastMicros else { return shifted }
+        clockShift &+= lastMicros - shifted
+        timeStepsBack += 1
+        if firstTimeStepBack == nil { firstTimeStepBack = line }
+        return lastMicros
+    }
+
+    /// Takes an event whose time is the session's (`sessionTime`).
+    func handle(_ event: LifecycleEvent) {
         eventCount += 1
         endLine = event.line
-        if var micros = event.micros {
-            micros &+= clockShift
-            if let lastMicros, micros < lastMicros {
-                clockShift &+= lastMicros - micros
-                micros = lastMicros
-                timeStepsBack += 1
-                if firstTimeStepBack == nil { firstTimeStepBack = event.line }
-            }
-            event.micros = micros
+        if let micros = event.micros {
             if startMicros == nil { startMicros = micros; startTime = TimeText(event.time).nonEmpty }
             lastMicros = micros
             endTime.assign(event.time)

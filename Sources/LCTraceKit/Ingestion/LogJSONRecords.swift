@@ -113,7 +113,8 @@ struct LogJSONAssembler {
         let bytes: [UInt8]
     }
 
-    private var collecting = false
+    /// Whether an object is open: the next line belongs to it.
+    private(set) var collecting = false
     private var depth = 0
     private var inString = false
     private var escaped = false
@@ -123,15 +124,17 @@ struct LogJSONAssembler {
     /// entry before (`},{`).
     private var held: [HeldLine] = []
     private var firstLineCounted = false
-    private let decoder = JSONDecoder()
+    private var decoder: JSONDecoder?
 
-    /// Whether the assembler must see the line: an object is open, or the line may start one.
+    /// Whether `line` may start an object: its first byte that is not white space is `{` or `[`. (A line of an open
+    /// object, `collecting`, is the assembler's too.)
     @inline(__always)
-    func wants(_ line: UnsafeRawBufferPointer) -> Bool {
-        if collecting { return true }
+    static func mayStartObject(_ line: UnsafeRawBufferPointer) -> Bool {
+        guard let first = line.first else { return false }
+        if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return true }
+        guard MessageParser.isSpace(first) else { return false }
         let start = MessageParser.skipSpaces(line, from: 0)
-        guard start < line.count else { return false }
-        return line[start] == UInt8(ascii: "{") || line[start] == UInt8(ascii: "[")
+        return start < line.count && (line[start] == UInt8(ascii: "{") || line[start] == UInt8(ascii: "["))
     }
 
     /// Forgets everything: a new input, or a section of one, starts.
@@ -141,7 +144,7 @@ struct LogJSONAssembler {
         object = []
     }
 
-    /// Reads one line (`wants` was true for it).
+    /// Reads one line: one that may start an object, or any line while one is open.
     mutating func take(_ line: UnsafeRawBufferPointer, number: Int) -> Step {
         var index = MessageParser.skipSpaces(line, from: 0)
         if !collecting {
@@ -232,8 +235,9 @@ struct LogJSONAssembler {
         firstLineCounted = counted
     }
 
-    private func decode() -> LogJSONEntry? {
-        try? decoder.decode(LogJSONEntry.self, from: Data(object))
+    private mutating func decode() -> LogJSONEntry? {
+        if decoder == nil { decoder = JSONDecoder() }
+        return try? decoder!.decode(LogJSONEntry.self, from: Data(object))
     }
 
     /// Hands the held lines and this one back to be read as ordinary lines (but a first line counted already).

@@ -150,15 +150,31 @@ final class LooseMessageReader {
     /// where no name starts is given up after a letter or two, instead of after trying every name. Longer names come
     /// before the names they start with; the look-ahead after the name rejects a name cut short.
     static func trie(_ words: [String]) -> String {
-        let groups = Dictionary(grouping: words.filter { !$0.isEmpty }) { $0.first! }
-        let branches = groups.keys.sorted().map { first -> String in
-            let rests = groups[first]!.map { String($0.dropFirst()) }
-            let longer = rests.filter { !$0.isEmpty }
-            guard !longer.isEmpty else { return String(first) }
-            let tail = trie(longer)
-            return String(first) + (rests.contains("") ? "(?:\(tail))?" : tail)
+        let sorted = Set(words.filter { !$0.isEmpty }).map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+        return String(decoding: trie(sorted[...], depth: 0), as: UTF8.self)
+    }
+
+    /// The trie of `words`, sorted, which share their first `depth` bytes and are all longer than that.
+    private static func trie(_ words: ArraySlice<[UInt8]>, depth: Int) -> [UInt8] {
+        var branches: [[UInt8]] = []
+        var start = words.startIndex
+        while start < words.endIndex {
+            let first = words[start][depth]
+            var end = start + 1
+            while end < words.endIndex, words[end][depth] == first { end += 1 }
+            // Sorted, so a word ending here comes first in its group.
+            let endsHere = words[start].count == depth + 1
+            let longer = words[(endsHere ? start + 1 : start)..<end]
+            var branch: [UInt8] = [first]
+            if !longer.isEmpty {
+                let tail = trie(longer, depth: depth + 1)
+                branch += endsHere ? Array("(?:".utf8) + tail + Array(")?".utf8) : tail
+            }
+            branches.append(branch)
+            start = end
         }
-        return branches.count == 1 ? branches[0] : "(?:" + branches.joined(separator: "|") + ")"
+        guard branches.count > 1 else { return branches[0] }
+        return Array("(?:".utf8) + Array(branches.joined(separator: Array("|".utf8))) + Array(")".utf8)
     }
 
     /// A 256-bit filter of the base-name prefixes, by `prefixHash`: a place whose bit is clear starts no base name.
@@ -214,18 +230,21 @@ final class LooseMessageReader {
         }
     }
 
-    private let vocabulary: PCRE2Matcher
-    private let shapes: [(shape: IdentityShape, matcher: PCRE2Matcher, groups: (className: Int?, address: Int?, id: Int?, sign: Int?))]
-
-    init(limits: PCRE2Limits) {
-        // Fixed patterns, covered by tests: compiling them cannot fail.
-        vocabulary = PCRE2Matcher(try! PCRE2Pattern(LooseMessageReader.vocabularyPattern), limits: limits)
-        shapes = IdentityShape.all.map { shape in
+    private let limits: PCRE2Limits
+    // The patterns are compiled when first needed: many inputs never reach this reader (every lifecycle line is in an
+    // anchored form), and compiling them is a good part of a run's start-up. Fixed patterns, covered by tests:
+    // compiling them cannot fail.
+    private lazy var vocabulary = PCRE2Matcher(try! PCRE2Pattern(LooseMessageReader.vocabularyPattern), limits: limits)
+    private lazy var shapes: [(shape: IdentityShape, matcher: PCRE2Matcher, groups: (className: Int?, address: Int?, id: Int?, sign: Int?))] =
+        IdentityShape.all.map { shape in
             let pattern = try! PCRE2Pattern(shape.pattern)
             return (shape, PCRE2Matcher(pattern, limits: limits),
                     (pattern.groupNumber(named: "class"), pattern.groupNumber(named: "address"),
                      pattern.groupNumber(named: "id"), pattern.groupNumber(named: "sign")))
         }
+
+    init(limits: PCRE2Limits) {
+        self.limits = limits
     }
 
     static let blockInvoke: StaticString = "_block_invoke"
