@@ -492,3 +492,33 @@ import Testing
         #expect(result.sessions.flatMap(\.transitions).first.flatMap(\.durationMs).map { $0 >= 0 } == true)
     }
 }
+
+@Suite struct JSONInputTests {
+    /// Every line of JSON input is counted once, whatever became of the object it was in.
+    @Test func everyLineIsCountedOnce() throws {
+        let entry = #"{"eventMessage":"FeedViewController viewDidLoad()","timestamp":"2024-02-09 09:14:03.118204+0100","processID":7,"threadID":31}"#
+        let text = """
+        [{
+          "eventMessage" : "FeedViewController viewWillAppear(_:)",
+          "processID" : 7
+        },{
+          "eventMessage" : "a message cut short by a lost end of line
+          "processID" : 7
+        }]
+        \(entry)
+        {
+        """
+        let result = try analyze(text: text)
+        let input = try #require(result.inputs.first)
+        #expect(input.lines == 9)
+        // The entry at line 4; lines 5–7 are given back (line 5's string never ends on its line), and so is line 9,
+        // an object still open when the input ends.
+        #expect(input.lifecycleLines == 2)
+        #expect(input.skipped[.jsonStructure] == 3)
+        #expect(input.otherLines == 4)
+        #expect(input.lines == input.parsedLines + input.skippedLines)
+        #expect(input.format == "log-json")
+        #expect(result.sessions.first?.pid == 7)
+    }
+}
+

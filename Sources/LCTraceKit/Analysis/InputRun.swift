@@ -74,7 +74,7 @@ final class InputRun {
 
     /// Hands the line to the JSON assembler; returns false when it is to be read as an ordinary line.
     private func takeJSON(_ line: UnsafeRawBufferPointer, truncated: Bool) -> Bool {
-        switch json.take(line, number: lineNumber) {
+        switch json.take(line, number: lineNumber, truncated: truncated) {
         case .ordinary:
             return false
         case .held:
@@ -86,7 +86,7 @@ final class InputRun {
             for part in parts {
                 lineNumber = part.number
                 part.bytes.withUnsafeBytes { bytes in
-                    process(bytes, truncated: false) { run, _ in run.countStructure(style) }
+                    process(bytes, truncated: part.truncated) { run, _ in run.countStructure(style) }
                 }
             }
             lineNumber = number
@@ -115,7 +115,7 @@ final class InputRun {
         let number = lineNumber
         for held in lines {
             lineNumber = held.number
-            held.bytes.withUnsafeBytes { process($0, truncated: false) }
+            held.bytes.withUnsafeBytes { process($0, truncated: held.truncated) }
         }
         lineNumber = number
     }

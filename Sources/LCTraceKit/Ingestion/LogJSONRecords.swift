@@ -111,6 +111,8 @@ struct LogJSONAssembler {
     struct HeldLine {
         let number: Int
         let bytes: [UInt8]
+        /// Cut at the line-length cap when it was read.
+        let truncated: Bool
     }
 
     /// Whether an object is open: the next line belongs to it.
@@ -145,7 +147,7 @@ struct LogJSONAssembler {
     }
 
     /// Reads one line: one that may start an object, or any line while one is open.
-    mutating func take(_ line: UnsafeRawBufferPointer, number: Int) -> Step {
+    mutating func take(_ line: UnsafeRawBufferPointer, number: Int, truncated: Bool) -> Step {
         var index = MessageParser.skipSpaces(line, from: 0)
         if !collecting {
             if index < line.count, line[index] == UInt8(ascii: "[") { index = MessageParser.skipSpaces(line, from: index + 1) }
@@ -175,7 +177,7 @@ struct LogJSONAssembler {
                 continue
             }
             guard LogJSONAssembler.allowedOutsideStrings[Int(byte)] else {
-                if entries.isEmpty { return replayAll(line, number: number) }
+                if entries.isEmpty { return replayAll(line, number: number, truncated: truncated) }
                 collecting = false
                 break
             }
@@ -189,7 +191,7 @@ struct LogJSONAssembler {
                 collecting = false
                 guard let entry = decode(), entry.isLogEntry else {
                     // The first object of the line decides what the line is; a later one that is not an entry is left.
-                    if entries.isEmpty { return replayAll(line, number: number) }
+                    if entries.isEmpty { return replayAll(line, number: number, truncated: truncated) }
                     continue
                 }
                 if entries.isEmpty {
@@ -201,17 +203,17 @@ struct LogJSONAssembler {
         }
         // JSON strings do not span lines.
         if collecting, inString {
-            if entries.isEmpty { return replayAll(line, number: number) }
+            if entries.isEmpty { return replayAll(line, number: number, truncated: truncated) }
             collecting = false
         }
         if entries.isEmpty, object.count > LogJSONAssembler.maxObjectBytes || held.count >= LogJSONAssembler.maxObjectLines {
-            return replayAll(line, number: number)
+            return replayAll(line, number: number, truncated: truncated)
         }
         if collecting {
             // An object is open at the end of the line: this line is held with it (counted already when it also
             // closed an entry).
             if !entries.isEmpty { held = [] ; firstLineCounted = true }
-            held.append(HeldLine(number: number, bytes: Array(line)))
+            held.append(HeldLine(number: number, bytes: Array(line), truncated: truncated))
         }
         guard !entries.isEmpty else { return .held }
         return .entries(entries, style: style, partLines: parts)
@@ -241,9 +243,9 @@ struct LogJSONAssembler {
     }
 
     /// Hands the held lines and this one back to be read as ordinary lines (but a first line counted already).
-    private mutating func replayAll(_ line: UnsafeRawBufferPointer, number: Int) -> Step {
+    private mutating func replayAll(_ line: UnsafeRawBufferPointer, number: Int, truncated: Bool) -> Step {
         var lines = firstLineCounted ? Array(held.dropFirst()) : held
-        lines.append(HeldLine(number: number, bytes: Array(line)))
+        lines.append(HeldLine(number: number, bytes: Array(line), truncated: truncated))
         collecting = false
         held = []
         object = []
