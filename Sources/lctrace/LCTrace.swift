@@ -224,7 +224,8 @@ struct Lines: ParsableCommand {
             Every line is one of: lifecycle (a controller, app or scene callback, or a navigation call), notice (a \
             marker such as main(), or a notice UIKit prints), other (other app logging), unread (names a lifecycle \
             callback, but no controller could be read around it), blank, unrecognized (outside a forced \
-            --line-format) or regex-limit.
+            --line-format), regex-limit, or json-structure (a line of a `log show --style json` entry other than the \
+            one that closes it, where the entry is read).
             """)
 
     @Argument(help: "Log files to read, in order; none or '-' reads standard input.")
@@ -234,7 +235,7 @@ struct Lines: ParsableCommand {
     var format: CatalogFormat = .text
 
     @Option(name: .long, help: ArgumentHelp(
-        "Show only lines of this disposition (repeatable): lifecycle, notice, other, unread, blank, unrecognized, regex-limit.",
+        "Show only lines of this disposition (repeatable): \(Lines.dispositions.joined(separator: ", ")).",
         valueName: "disposition"))
     var only: [String] = []
 

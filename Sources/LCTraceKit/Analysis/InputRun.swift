@@ -82,14 +82,7 @@ final class InputRun {
         case .replay(let lines):
             replay(lines)
         case .entries(let entries, let style, let parts):
-            let number = lineNumber
-            for part in parts {
-                lineNumber = part.number
-                part.bytes.withUnsafeBytes { bytes in
-                    process(bytes, truncated: part.truncated) { run, _ in run.countStructure(style) }
-                }
-            }
-            lineNumber = number
+            process(parts) { run, _ in run.countStructure(style) }
             if firstFormat == nil { firstFormat = style.rawValue }
             for (index, entry) in entries.enumerated() {
                 let (bytes, header) = entry.asLine()
@@ -112,10 +105,15 @@ final class InputRun {
 
     /// Reads lines the JSON assembler held and gave back, as ordinary lines.
     private func replay(_ lines: [LogJSONAssembler.HeldLine]) {
+        process(lines) { run, line in run.read(line) }
+    }
+
+    /// Counts lines the JSON assembler held, each at its own number, handling them as `reading` says.
+    private func process(_ lines: [LogJSONAssembler.HeldLine], _ reading: (InputRun, UnsafeRawBufferPointer) -> Void) {
         let number = lineNumber
         for held in lines {
             lineNumber = held.number
-            held.bytes.withUnsafeBytes { process($0, truncated: held.truncated) }
+            held.bytes.withUnsafeBytes { process($0, truncated: held.truncated, reading) }
         }
         lineNumber = number
     }
@@ -175,7 +173,7 @@ final class InputRun {
     /// Parses the record starting at `start`; returns false when it is not in the input's format.
     private func parseRecord(_ line: UnsafeRawBufferPointer, from start: Int) throws -> Bool {
         guard let header = try recognizer.parse(line, from: start) else { return false }
-        if firstFormat == nil, let first = recognizer.firstFormat { firstFormat = first.name }
+        if firstFormat == nil, recognizer.lastLineHadHeader { firstFormat = recognizer.lastFormat.name }
         return try readMessage(line, header: header, start: start, format: nil)
     }
 

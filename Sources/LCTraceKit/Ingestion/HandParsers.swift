@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Hand-written matchers for the commonest line headers and message forms: the fast path. Each decides exactly what

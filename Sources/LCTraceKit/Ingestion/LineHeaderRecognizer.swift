@@ -24,8 +24,6 @@ public final class LineHeaderRecognizer {
     /// `nslog-classic`'s parser: a line it reads as the hint may be `log-compact`, which comes before it in detection
     /// order (`LineFormat.classicProcessMayBeCompact`); such a line is read in order instead.
     private let classicIndex: Int?
-    /// The first format that read a line of the current input; nil while none has.
-    public private(set) var firstFormat: LineFormat?
 
     public init(_ choice: LineFormatChoice, limits: PCRE2Limits = PCRE2Limits(), fastPath: Bool = true) throws(PCRE2CompileError) {
         switch choice {
@@ -50,11 +48,13 @@ public final class LineHeaderRecognizer {
     /// The format of the line read last: the one whose header it had, or `bare`.
     public var lastFormat: LineFormat { lastParser.map { parsers[$0].format } ?? .bare }
 
-    /// Forgets what the last input taught (its first format, the hint): a new input starts.
+    /// Whether the last line read had a header (it was not read as bare).
+    public var lastLineHadHeader: Bool { lastParser != nil }
+
+    /// Forgets what the last input taught (the hint): a new input starts.
     public func reset() {
         hint = nil
         lastParser = nil
-        firstFormat = nil
     }
 
     /// The header of `line` read from byte `start`; nil when a forced format does not fit it.
@@ -82,7 +82,6 @@ public final class LineHeaderRecognizer {
             guard let header = try parsers[index].parse(line, from: start) else { continue }
             hint = parsers[index].format.isPartial ? nil : index
             lastParser = index
-            if firstFormat == nil { firstFormat = parsers[index].format }
             return header
         }
         lastParser = nil

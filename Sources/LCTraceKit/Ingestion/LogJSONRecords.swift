@@ -139,8 +139,8 @@ struct LogJSONAssembler {
         return start < line.count && (line[start] == UInt8(ascii: "{") || line[start] == UInt8(ascii: "["))
     }
 
-    /// Forgets everything: a new input, or a section of one, starts.
-    mutating func reset() {
+    /// Forgets the open object.
+    private mutating func reset() {
         collecting = false
         held = []
         object = []

@@ -181,8 +181,8 @@ public struct LineReading: Sendable, Equatable {
     public var line: Int
     /// The line as logged (decoded lossily).
     public var text: String
-    /// A `LineDisposition` or a `SkipReason`: `lifecycle`, `notice`, `other`, `unread`, `blank`, `unrecognized` or
-    /// `regex-limit`.
+    /// A `LineDisposition` or a `SkipReason`: `lifecycle`, `notice`, `other`, `unread`, `blank`, `unrecognized`,
+    /// `regex-limit` or `json-structure`.
     public var disposition: String
     /// The line format whose header the line has; nil when it has none (a bare message).
     public var format: String?
