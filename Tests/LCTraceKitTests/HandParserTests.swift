@@ -134,7 +134,7 @@ import Testing
             let log = try generatedLog(bytes: "300K", seed: seed, format: format)
             func report(handParsers: Bool) throws -> String {
                 var options = AnalysisOptions()
-                options.handParsers = handParsers
+                options.matchers = handParsers ? .fastPath : .exactOnly
                 let output = Output()
                 let analyzer = try Analyzer(options: options, sink: JSONRenderer(output: output, includeEvents: true))
                 try analyzer.analyze(.file(log))

@@ -137,20 +137,42 @@ import PCRE2
         #expect(try parse("CartViewController >>>> viewDidLoad")?.address == nil)
     }
 
-    @Test func classKeysNumberClassNamesWithoutTheirModule() throws {
+    @Test func theNameTableKeepsAClassOnceWithoutItsModule() throws {
         let parser = MessageParser()
-        func key(_ message: String) throws -> Int32? {
+        func className(_ message: String) throws -> ClassName? {
             let bytes = Array(message.utf8)
-            return try bytes.withUnsafeBytes { try parser.parse($0, message: 0..<bytes.count) }?.classKey
+            guard case .message(let read, _) = try bytes.withUnsafeBytes({ try parser.read($0, message: 0..<bytes.count) }) else { return nil }
+            return read.className
         }
-        let home = try #require(try key("HomeViewController >>>> viewDidLoad"))
-        #expect(home >= 0)
-        #expect(try key("ShopApp.HomeViewController viewWillAppear(_:)") == home)
-        #expect(try key("-[HomeViewController viewDidAppear:]") == home)
-        #expect(try key("Unbalanced calls to begin/end appearance transitions for <ShopApp.HomeViewController: 0x1>.") == home)
-        let cart = try #require(try key("CartViewController >>>> viewDidLoad"))
+        let home = try #require(try className("HomeViewController >>>> viewDidLoad"))
+        #expect(parser.names[home] == "HomeViewController")
+        #expect(try className("ShopApp.HomeViewController viewWillAppear(_:)") == home)
+        #expect(try className("-[HomeViewController viewDidAppear:]") == home)
+        #expect(try className("Unbalanced calls to begin/end appearance transitions for <ShopApp.HomeViewController: 0x1>.") == home)
+        let cart = try #require(try className("CartViewController >>>> viewDidLoad"))
         #expect(cart != home)
-        #expect(try key("main()") == -1)
+        #expect(parser.names[cart] == "CartViewController")
+        #expect(try className("main()") == nil)
+    }
+
+    @Test func aFullNameTableLeavesNewNamesUnreadAndKeepsTheOldOnes() throws {
+        let names = NameTable()
+        for number in 0..<NameTable.limit - 1 { _ = names.className("Class\(number)") }
+        let parser = MessageParser(limits: PCRE2Limits(), matchers: .fastPath, names: names)
+        func read(_ message: String) throws -> MessageReading {
+            let bytes = Array(message.utf8)
+            return try bytes.withUnsafeBytes { try parser.read($0, message: 0..<bytes.count) }
+        }
+        // The anonymous class took the last room.
+        guard case .unread(.tooManyNames) = try read("NewViewController viewDidLoad()") else {
+            Issue.record("a class past the table's limit is read")
+            return
+        }
+        guard case .message(let message, _) = try read("Class7 viewDidLoad()") else {
+            Issue.record("a class already in the table is not read")
+            return
+        }
+        #expect(message.className.map { names[$0] } == "Class7")
     }
 
     @Test func arrowForm() throws {

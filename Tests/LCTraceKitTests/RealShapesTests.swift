@@ -48,7 +48,7 @@ import PCRE2
     /// The JSON report of `path`, with or without the hand-written matchers, on one thread or in sections on two.
     static func report(of path: String, handParsers: Bool = true, jobs: Int = 1) throws -> String {
         var options = AnalysisOptions()
-        options.handParsers = handParsers
+        options.matchers = handParsers ? .fastPath : .exactOnly
         options.sectionBytes = 1024
         let output = Output()
         let analyzer = try Analyzer(options: options, sink: JSONRenderer(output: output, includeEvents: true))
@@ -119,7 +119,7 @@ extension Callback {
                 let bytes = Array(sample.message.utf8)
                 let message = try bytes.withUnsafeBytes { try parser.parse($0, message: 0..<$0.count) }
                 let read = try #require(message, "\(shape.name): \(sample.message) is not read")
-                let expectedClass = sample.className.map { name in Array(name.utf8).withUnsafeBytes { MessageParser.className($0[...]) } }
+                let expectedClass = sample.className.map { name in Array(name.utf8).withUnsafeBytes { NameTable.reportedName($0[...]) } }
                     ?? MessageParser.anonymousClass
                 #expect(read.className == expectedClass, "\(shape.name): \(sample.message)")
                 #expect(read.address == sample.address?.lowercased(), "\(shape.name): \(sample.message)")
@@ -206,7 +206,7 @@ extension Callback {
     }
 
     @Test func mangledSwiftNamesGiveTheirLastName() {
-        func name(_ text: String) -> String { Array(text.utf8).withUnsafeBytes { MessageParser.className($0[...]) } }
+        func name(_ text: String) -> String { Array(text.utf8).withUnsafeBytes { NameTable.reportedName($0[...]) } }
         #expect(name("_TtCV14__lldb_expr_9010SampleView11Coordinator") == "Coordinator")
         #expect(name("_TtC7ShopApp21ReceiptViewController") == "ReceiptViewController")
         #expect(name("__lldb_expr_90.SampleUIViewController") == "SampleUIViewController")

@@ -24,8 +24,8 @@ public struct AnalysisOptions: Sendable {
     /// With more than one job, a single file of at least two sections is cut into sections of about this size
     /// (at app launches) that are analysed in parallel.
     public var sectionBytes = 512 << 10
-    /// Use the hand-written matchers where they exist (off only to compare them with the plain PCRE2 path).
-    var handParsers = true
+    /// The hand-written matchers in front of PCRE2, or PCRE2 alone (only to compare the two).
+    var matchers = MatcherChoice.fastPath
 
     public init() {}
 }
@@ -51,8 +51,9 @@ public final class Analyzer: SessionFeed {
 
     /// Throws when a forced pattern does not compile.
     public convenience init(options: AnalysisOptions, sink: any ReportSink) throws(PCRE2CompileError) {
-        let recognizer = try LineHeaderRecognizer(options.lineFormat, limits: options.limits, fastPath: options.handParsers)
-        self.init(options: options, sink: sink, messageParser: MessageParser(limits: options.limits, fastPath: options.handParsers),
+        let recognizer = try LineHeaderRecognizer(options.lineFormat, limits: options.limits, matchers: options.matchers)
+        self.init(options: options, sink: sink,
+                  messageParser: MessageParser(limits: options.limits, matchers: options.matchers, names: NameTable()),
                   headerRecognizer: recognizer)
     }
 
@@ -83,8 +84,11 @@ public final class Analyzer: SessionFeed {
     /// Analyses the lines of `section` (the whole input by default) without opening or closing the input in the sink.
     func analyzeSection(fileDescriptor fd: Int32, name: String, section: InputSection,
                         knowledge: InputKnowledge) throws -> InputSummary {
-        headerRecognizer.reset()
-        let run = InputRun(analyzer: self, name: name, recognizer: headerRecognizer, firstLine: section.firstLine, knowledge: knowledge)
+        let sessions = InputSessions(analyzer: self, name: name, names: messageParser.names, knowledge: knowledge)
+        var forcedFormat: String?
+        if case .fixed(let format) = options.lineFormat { forcedFormat = format.name }
+        let events = EventReader(name: name, recognizer: headerRecognizer, messageParser: messageParser, forcedFormat: forcedFormat,
+                                 firstLine: section.firstLine, observer: lineObserver, receiver: sessions)
         let reader = LineReader(fileDescriptor: fd, maxLineBytes: options.maxLineBytes, follow: options.follow, range: section.bytes)
         if let progress {
             var reported = 0
@@ -93,10 +97,12 @@ public final class Analyzer: SessionFeed {
                 reported = total
             }
         }
-        try reader.forEachLine { line, truncated in run.take(line, truncated: truncated) }
-        run.finish()
-        run.summary.bytes = reader.bytesRead
-        return run.summary
+        try events.read(reader)
+        sessions.finish()
+        var summary = events.summary
+        summary.timeStepsBack = sessions.timeStepsBack
+        summary.firstTimeStepBack = sessions.firstTimeStepBack
+        return summary
     }
 
     func endInput(_ input: InputSummary) {
@@ -129,7 +135,7 @@ public final class Analyzer: SessionFeed {
                     knowledge: InputKnowledge, expected: SessionAnalyzer.Size, alsoOpen: Int) -> SessionAnalyzer {
         SessionAnalyzer(index: summary.sessions + alsoOpen + 1, input: input, firstLine: line, process: process, pid: pid,
                         launchLogged: launchLogged, keepEvents: options.keepEvents, rules: options.rules,
-                        knowledge: knowledge, names: messageParser, feed: self, expected: expected)
+                        knowledge: knowledge, names: messageParser.names, feed: self, expected: expected)
     }
 
     // MARK: Parallel inputs

@@ -36,7 +36,7 @@ extension Analyzer {
         let sectionOptions = options
         let choice = options.lineFormat
         let slots = OrderedSlots<SectionResult>()
-        let parsers = ParserPool(choice: choice, limits: options.limits, fastPath: options.handParsers)
+        let parsers = ParserPool(choice: choice, limits: options.limits, matchers: options.matchers)
         // Sections dispatched and not yet replayed. Their times vary with their sessions, so each worker may run one
         // ahead while the replaying thread waits for an earlier one: with one spare section in all, the workers sat
         // idle for about a tenth of a 1 GiB run.
@@ -190,12 +190,12 @@ struct LaunchBoundaryPlanner {
     /// Whether the line's record is exactly `main()` (cheap test on the line's end first).
     static func isLaunch(_ line: UnsafeRawBufferPointer, recognizer: LineHeaderRecognizer) -> Bool {
         var end = line.count
-        while end > 0, MessageParser.isSpace(line[end - 1]) { end -= 1 }
+        while end > 0, LineBytes.isSpace(line[end - 1]) { end -= 1 }
         let length = MessageParser.mainMarker.utf8CodeUnitCount
         guard end >= length, MessageParser.isMainMarker(line[(end - length)..<end]),
               let header = (try? recognizer.parse(line)).flatMap({ $0 })
         else { return false }
-        return MessageParser.isMainMarker(line[MessageParser.trimmed(line, header.message)])
+        return MessageParser.isMainMarker(line[LineBytes.trimmed(line, header.message)])
     }
 }
 
@@ -225,14 +225,14 @@ extension Recording {
 private final class ParserPool: @unchecked Sendable {
     private let choice: LineFormatChoice
     private let limits: PCRE2Limits
-    private let fastPath: Bool
+    private let matchers: MatcherChoice
     private let lock = DispatchSemaphore(value: 1)
     private var idle: [(MessageParser, LineHeaderRecognizer)] = []
 
-    init(choice: LineFormatChoice, limits: PCRE2Limits, fastPath: Bool) {
+    init(choice: LineFormatChoice, limits: PCRE2Limits, matchers: MatcherChoice) {
         self.choice = choice
         self.limits = limits
-        self.fastPath = fastPath
+        self.matchers = matchers
     }
 
     func using<Result>(_ body: (MessageParser, LineHeaderRecognizer) -> Result) -> Result {
@@ -240,8 +240,8 @@ private final class ParserPool: @unchecked Sendable {
         let taken = idle.popLast()
         lock.signal()
         // The format compiled once already on this run, so it compiles again.
-        let parsers = taken ?? (MessageParser(limits: limits, fastPath: fastPath),
-                                try! LineHeaderRecognizer(choice, limits: limits, fastPath: fastPath))
+        let parsers = taken ?? (MessageParser(limits: limits, matchers: matchers, names: NameTable()),
+                                try! LineHeaderRecognizer(choice, limits: limits, matchers: matchers))
         defer {
             lock.wait()
             idle.append(parsers)

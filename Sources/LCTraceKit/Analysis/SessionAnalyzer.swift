@@ -1,15 +1,3 @@
-/// A lifecycle event as the analysis sees it: one recognised message with where, when and on which thread it was logged.
-struct LifecycleEvent {
-    var line: Int
-    var micros: Int64?
-    /// The time as logged, in the line being handled (an event is handled while its line is at hand, and not kept):
-    /// copied only where it is kept. Empty when the line has no time.
-    var time: UnsafeRawBufferPointer
-    var thread: ThreadID?
-    /// Its names are looked up (`SessionAnalyzer.names`) only where they are written.
-    var message: KeyedMessage
-}
-
 /// Where a session sends what it decides, the moment it decides it.
 protocol SessionFeed: AnyObject {
     /// Whether events and transitions are wanted live (streaming output).
@@ -37,20 +25,15 @@ final class InputKnowledge {
         return false
     }
 
-    /// Notes that the class logs dealloc. `classKey` is the class's number from the message parser, or negative
-    /// when it has none: a class already noted under its number is not hashed again.
-    func noteDealloc(_ className: String, classKey: Int32) {
-        if classKey >= 0 {
-            let key = Int(classKey)
-            if key < notedClassKeys.count, notedClassKeys[key] { return }
-            if key >= notedClassKeys.count { notedClassKeys += repeatElement(false, count: key + 1 - notedClassKeys.count) }
-            notedClassKeys[key] = true
-        }
+    /// Notes that the class logs dealloc (`className` is its text): a class already noted is not hashed again.
+    func noteDealloc(_ name: ClassName, className: String) {
+        guard !noted[name] else { return }
+        noted[name] = true
         classesLoggingDealloc.insert(className)
     }
 
-    /// By class number: the classes `noteDealloc` put in `classesLoggingDealloc` already.
-    private var notedClassKeys: [Bool] = []
+    /// The classes `noteDealloc` put in `classesLoggingDealloc` already.
+    private var noted = ClassTable(empty: false)
 }
 
 /// One view-controller instance being tracked through a session (its report is kept beside it, by the same index).
@@ -82,8 +65,8 @@ final class SessionAnalyzer: TransitionContext {
     let keepEvents: Bool
     let rules: RuleSettings
     private let knowledge: InputKnowledge
-    /// The parser whose numbers the events' names are (it outlives the session's events).
-    private let names: MessageParser
+    /// The names of the events' classes and spellings.
+    private let names: NameTable
     /// The analyzer or worker that opened this session and closes it: it outlives the session, so it is held
     /// without the check (an atomic operation) that a safe unowned reference makes on every use.
     private unowned(unsafe) let feed: any SessionFeed
@@ -144,7 +127,7 @@ final class SessionAnalyzer: TransitionContext {
     /// `expected`: the size of the session before it, if any. The sessions of one app are alike, so the lists start
     /// with room for as many, rather than growing (and being copied) from nothing.
     init(index: Int, input: String, firstLine: Int, process: String?, pid: Int?, launchLogged: Bool,
-         keepEvents: Bool, rules: RuleSettings, knowledge: InputKnowledge, names: MessageParser, feed: any SessionFeed,
+         keepEvents: Bool, rules: RuleSettings, knowledge: InputKnowledge, names: NameTable, feed: any SessionFeed,
          expected: Size = Size()) {
         self.index = index
         self.input = input
@@ -179,18 +162,18 @@ final class SessionAnalyzer: TransitionContext {
     }
 
     /// Takes an event whose time is the session's (`sessionTime`).
-    func handle(_ event: LifecycleEvent) {
+    func handle(_ event: borrowing Event) {
         eventCount += 1
         endLine = event.line
         if let micros = event.micros {
-            if startMicros == nil { startMicros = micros; startTime = TimeText(event.time).nonEmpty }
+            if startMicros == nil { startMicros = micros; startTime = event.time.nonEmpty }
             lastMicros = micros
-            endTime.assign(event.time)
+            endTime = event.time
             if leaks.isWatching {
                 for leak in leaks.expire(now: micros, classLogsDealloc: classLogsDealloc) { emitLeak(leak, confirmed: true) }
             }
         }
-        let callback = event.message.callback
+        let callback = event.callback
         // Once the main thread is known, a callback logged on it decides nothing: the common case, checked first.
         if let thread = event.thread, !mainThread.isMain(thread) {
             let subject = names.className(of: event.message) ?? callback.rawValue
@@ -233,11 +216,11 @@ final class SessionAnalyzer: TransitionContext {
 
     // MARK: App delegate, scenes and markers
 
-    private func handleApplication(_ event: LifecycleEvent) {
-        let callback = event.message.callback
+    private func handleApplication(_ event: borrowing Event) {
+        let callback = event.callback
         app.eventCount += 1
         if recordsEvents { keep(event, subject: "App") { app.events.append($0) } }
-        emit(activity.take(callback, line: event.line, message: names.message(event.message)))
+        emit(activity.take(callback, line: event.line, message: names.lifecycleMessage(event.message, end: 0)))
         app.finalPhase = activity.appPhase
     }
 
@@ -277,8 +260,8 @@ final class SessionAnalyzer: TransitionContext {
 
     // MARK: View controllers
 
-    private func handleController(_ event: LifecycleEvent) {
-        let callback = event.message.callback
+    private func handleController(_ event: borrowing Event) {
+        let callback = event.callback
         var index = route(event)
         var outcome = ControllerAutomaton.outcome(of: callback, in: controllers[index].phase)
         if outcome == .newInstance {
@@ -291,7 +274,7 @@ final class SessionAnalyzer: TransitionContext {
             violated = checkViewLoad(index, event: event, outcome: outcome, spawned: &index)
         } else if let rule = callback.noticeRule {
             let name = self.name(of: index)
-            let notice = names.spelling(of: event.message)
+            let notice = names.spelled(event.message)
             emit(Deviation(rule: rule, line: event.line, subject: name, message: RuleCatalog.noticeMessage(rule, controller: name, notice: notice),
                            expected: RuleCatalog.noticeExpectation(rule), actual: notice))
         } else {
@@ -313,7 +296,9 @@ final class SessionAnalyzer: TransitionContext {
             }
         }
         if callback.beginsLife { logsViewLoading = true }
-        if callback == .dealloc { knowledge.noteDealloc(controllerReports[index].className, classKey: event.message.classKey) }
+        if callback == .dealloc, let className = event.message.className {
+            knowledge.noteDealloc(className, className: controllerReports[index].className)
+        }
         if callback == .dealloc || callback == .viewWillAppear { leaks.disarm(index) }
         update(index, with: event, flagged: violated)
         if callback.isAppearanceCallback {
@@ -346,7 +331,7 @@ final class SessionAnalyzer: TransitionContext {
 
     /// viewDidLoad: legal the first time, legal again after a memory warning or unload, otherwise a deviation.
     /// Returns whether it was one. Without instance addresses a second load is taken as a second instance.
-    private func checkViewLoad(_ index: Int, event: LifecycleEvent, outcome: ControllerStepOutcome, spawned: inout Int) -> Bool {
+    private func checkViewLoad(_ index: Int, event: borrowing Event, outcome: ControllerStepOutcome, spawned: inout Int) -> Bool {
         let state = controllers[index]
         if let early = state.appearanceWithoutLoad, !state.hasLoadedView {
             emit(Deviation(rule: .appearanceBeforeViewDidLoad, line: event.line, subject: name(of: index),
@@ -398,15 +383,15 @@ final class SessionAnalyzer: TransitionContext {
 
     /// Book-keeping after the automaton step: timeline, durations, view-life flags.
     @inline(__always)
-    private func update(_ index: Int, with event: LifecycleEvent, flagged: Bool) {
+    private func update(_ index: Int, with event: borrowing Event, flagged: Bool) {
         if recordsEvents { keep(event, subject: name(of: index)) { controllerReports[index].events.append($0) } }
         // In place (inout on the elements): a copy of the state would duplicate its arrays on every callback.
         SessionAnalyzer.update(&controllers[index], &controllerReports[index], with: event, flagged: flagged)
     }
 
-    private static func update(_ state: inout ControllerState, _ report: inout ControllerReport, with event: LifecycleEvent,
+    private static func update(_ state: inout ControllerState, _ report: inout ControllerReport, with event: borrowing Event,
                                flagged: Bool) {
-        let callback = event.message.callback
+        let callback = event.callback
         if state.firstCallback == nil { state.firstCallback = callback }
         if callback.isAppearanceCallback, state.firstAppearanceLine == nil { state.firstAppearanceLine = event.line }
         report.eventCount += 1
@@ -442,15 +427,15 @@ final class SessionAnalyzer: TransitionContext {
 
     /// The instance a callback belongs to. By address when logged; by class otherwise, where several live
     /// instances of one class are told apart by which of them the callback is legal for (newest first).
-    private func route(_ event: LifecycleEvent) -> Int {
-        let name = instanceName(event.message)
-        guard let (newest, count) = instances.newest(classKey: event.message.classKey, name: name) else { return makeInstance(for: event) }
+    private func route(_ event: borrowing Event) -> Int {
+        let key = InstanceKey(event.message)
+        guard let (newest, count) = instances.newest(key) else { return makeInstance(for: event) }
         if count > 1 {
             // The newest eight, newest first.
             for position in stride(from: count - 1, through: max(0, count - 8), by: -1) {
-                let index = instances.instance(position, classKey: event.message.classKey, name: name)
+                let index = instances.instance(position, of: key)
                 guard controllers[index].phase != .dead else { continue }
-                if case .to = ControllerAutomaton.outcome(of: event.message.callback, in: controllers[index].phase) {
+                if case .to = ControllerAutomaton.outcome(of: event.callback, in: controllers[index].phase) {
                     return index
                 }
             }
@@ -458,19 +443,11 @@ final class SessionAnalyzer: TransitionContext {
         return newest
     }
 
-    /// What names the message's instance when its class's number does not (nil when it does).
-    private func instanceName(_ message: KeyedMessage) -> InstanceName? {
-        if let address = message.address { return .address(address) }
-        if message.hasAddressText, let address = names.address(of: message) { return .text(address) }
-        if message.classKey >= 0 { return nil }
-        return .text(names.className(of: message) ?? "?")
-    }
-
-    private func makeInstance(for event: LifecycleEvent) -> Int {
+    private func makeInstance(for event: borrowing Event) -> Int {
         let className = names.className(of: event.message) ?? "?"
-        let name = instanceName(event.message)
-        let ordinal = (instances.newest(classKey: event.message.classKey, name: name)?.count ?? 0) + 1
-        let address = names.address(of: event.message)
+        let key = InstanceKey(event.message)
+        let ordinal = (instances.newest(key)?.count ?? 0) + 1
+        let address = event.message.instance?.text
         var id = address.map { "\(className)@\($0)" } ?? className
         if ordinal > 1 { id += "#\(ordinal)" }
         let index = controllers.count
@@ -478,7 +455,7 @@ final class SessionAnalyzer: TransitionContext {
         controllerReports.append(ControllerReport(id: id, className: className, address: address, firstLine: event.line,
                                                   lastLine: event.line, eventCount: 0, events: [], loadToFirstAppearMs: nil,
                                                   appearances: [], finalPhase: .unknown))
-        instances.add(index, classKey: event.message.classKey, name: name)
+        instances.add(index, key)
         return index
     }
 
@@ -557,9 +534,9 @@ final class SessionAnalyzer: TransitionContext {
 
     /// Streams the event when the output wants it live, and keeps its record on `timeline` when the report lists
     /// events.
-    private func keep(_ event: LifecycleEvent, subject: String, on timeline: (EventRecord) -> Void) {
+    private func keep(_ event: borrowing Event, subject: String, on timeline: (EventRecord) -> Void) {
         let live = LiveEvent(line: event.line, time: event.time, offsetMs: milliseconds(from: startMicros, to: event.micros),
-                             callback: event.message.callback, spelled: names.spelling(of: event.message))
+                             callback: event.callback, spelled: names.spelled(event.message))
         if streamsLiveItems { feed.event(live, subject: subject, session: index, input: input) }
         if keepEvents { timeline(live.record) }
     }
@@ -594,110 +571,83 @@ final class SessionAnalyzer: TransitionContext {
     }
 }
 
-/// What names a controller instance in its messages, when its class's number does not: its address, or the class
-/// name itself for a class the parser has no number for.
-private enum InstanceName: Hashable {
-    case address(InstanceAddress)
-    case text(String)
+/// What an instance is found by: its class, and what names it in the messages when they do (an address or an id).
+private struct InstanceKey: Hashable {
+    var className: ClassName?
+    var label: InstanceLabel?
+
+    init(_ message: CallbackMessage) {
+        className = message.className
+        label = message.instance
+    }
 }
 
-/// Controller instances by what names them in messages, each list oldest first: the address when one is logged,
-/// otherwise the class, found by the message parser's number for it (an array index, no hashing of the name)
-/// or, for a class without one, by its name.
+/// Controller instances by what they are found by, each list oldest first. Instances found by class alone (the
+/// common case) are in a table by class, found without hashing.
 private struct InstanceIndex {
-    private var byClassKey: [[Int]] = []
-    private var byName: [InstanceName: [Int]] = [:]
+    private var byClass = ClassTable<[Int]>(empty: [])
+    private var byKey: [InstanceKey: [Int]] = [:]
 
-    /// How many instances the class (`name` nil) or the name has, and the newest; nil for none. Read in place: a
-    /// copy of the list would be retained and released on every callback.
-    /// (`mutating` only so that the caller reads the index in place: a non-mutating call on a class's stored
-    /// struct copies it, retaining its storage, on every callback.)
-    @inline(__always)
-    mutating func newest(classKey: Int32, name: InstanceName?) -> (index: Int, count: Int)? {
-        guard let name else {
-            let key = Int(classKey)
-            guard key < byClassKey.count, let last = byClassKey[key].last else { return nil }
-            return (last, byClassKey[key].count)
+    /// How many instances have the key, and the newest; nil for none.
+    func newest(_ key: InstanceKey) -> (index: Int, count: Int)? {
+        if key.label == nil, let className = key.className {
+            let list = byClass[className]
+            guard let last = list.last else { return nil }
+            return (last, list.count)
         }
-        guard let list = byName[name], let last = list.last else { return nil }
+        guard let list = byKey[key], let last = list.last else { return nil }
         return (last, list.count)
     }
 
     /// The instance at `position` (0 is the oldest) among those `newest` counted.
-    mutating func instance(_ position: Int, classKey: Int32, name: InstanceName?) -> Int {
-        guard let name else { return byClassKey[Int(classKey)][position] }
-        return byName[name]![position]
+    func instance(_ position: Int, of key: InstanceKey) -> Int {
+        if key.label == nil, let className = key.className { return byClass[className][position] }
+        return byKey[key]![position]
     }
 
-    mutating func add(_ instance: Int, classKey: Int32, name: InstanceName?) {
-        guard let name else {
-            let key = Int(classKey)
-            if key >= byClassKey.count { byClassKey.append(contentsOf: repeatElement([], count: key + 1 - byClassKey.count)) }
-            byClassKey[key].append(instance)
+    mutating func add(_ instance: Int, _ key: InstanceKey) {
+        if key.label == nil, let className = key.className {
+            byClass.update(className) { $0.append(instance) }
             return
         }
-        byName[name, default: []].append(instance)
+        byKey[key, default: []].append(instance)
     }
 }
 
-/// The last three events of a session, for the post-mortem; kept without allocating per event, and without
-/// retaining names: an event is kept as its line and the message parser's numbers for its names, which are looked
-/// up only if the post-mortem is written. A message whose names have no number keeps them as they are.
+/// The last three events of a session, for the post-mortem, kept without allocating per event: each as its line and
+/// its message, whose names are written only if the post-mortem is.
 private struct RecentEvents {
     private struct Entry {
         var line: Int
-        var classKey: Int32
-        var spelledKey: Int32
+        var message: CallbackMessage
     }
 
     private static let capacity = 3
-    private let names: MessageParser
-    /// Oldest first once full; `next` is where the next entry goes. Held as three values, not an array: an array's
-    /// uniqueness and bounds checks came with every event.
-    private var entries = (Entry(line: 0, classKey: -1, spelledKey: -1), Entry(line: 0, classKey: -1, spelledKey: -1),
-                           Entry(line: 0, classKey: -1, spelledKey: -1))
-    private var count = 0
-    /// By position, the names of an entry that has no numbers for them; nil for the others.
-    private var spelledOut: [(className: String?, spelled: String)?] = [nil, nil, nil]
-    private var anySpelledOut = false
+    private let names: NameTable
+    /// Oldest first once full; `next` is where the next entry goes.
+    private var entries: [Entry] = []
     private var next = 0
 
-    init(names: MessageParser) {
+    init(names: NameTable) {
         self.names = names
+        entries.reserveCapacity(RecentEvents.capacity)
     }
 
-    mutating func note(line: Int, message: KeyedMessage) {
-        let entry = Entry(line: line, classKey: message.classKey, spelledKey: message.spelledKey)
-        switch next {
-        case 0: entries.0 = entry
-        case 1: entries.1 = entry
-        default: entries.2 = entry
-        }
-        if count < RecentEvents.capacity { count += 1 }
-        if message.spelledKey < 0 || message.classKey < 0 {
-            spelledOut[next] = (names.className(of: message), names.spelling(of: message))
-            anySpelledOut = true
-        } else if anySpelledOut, spelledOut[next] != nil {
-            spelledOut[next] = nil
+    mutating func note(line: Int, message: CallbackMessage) {
+        let entry = Entry(line: line, message: message)
+        if entries.count < RecentEvents.capacity {
+            entries.append(entry)
+        } else {
+            entries[next] = entry
         }
         next = next == RecentEvents.capacity - 1 ? 0 : next + 1
     }
 
-    private func entry(at position: Int) -> Entry {
-        switch position {
-        case 0: entries.0
-        case 1: entries.1
-        default: entries.2
-        }
-    }
-
     var described: String {
-        let positions = count < RecentEvents.capacity ? Array(0..<count) : Array(next..<count) + Array(0..<next)
-        return positions.map { position in
-            let entry = entry(at: position)
-            let (className, spelled) = spelledOut[position]
-                ?? (entry.classKey >= 0 ? names.className(forKey: entry.classKey) : nil, names.spelling(forKey: entry.spelledKey))
-            return "line \(entry.line) \(className.map { $0 + " " } ?? "")\(spelled)"
+        let ordered = entries.count < RecentEvents.capacity ? entries[...] : entries[next...] + entries[..<next]
+        return ordered.map { entry in
+            let className = names.className(of: entry.message)
+            return "line \(entry.line) \(className.map { $0 + " " } ?? "")\(names.spelled(entry.message))"
         }
         .joined(separator: ", ")
     }

@@ -119,7 +119,7 @@ struct TransitionTracker {
     }
 
     /// An appearance callback, after the controller's own automaton took it; `time` is its time as logged.
-    mutating func observe(_ step: ObservedStep, time: UnsafeRawBufferPointer, violated: Bool, context: any TransitionContext) {
+    mutating func observe(_ step: ObservedStep, time: TimeText, violated: Bool, context: any TransitionContext) {
         // A participant starting over while a declared transition waits at rest for its other side: the wait is over.
         if open.isOpen, open.waitingForOtherSide, open.role(of: step.controller) != nil {
             close(context)
@@ -137,7 +137,7 @@ struct TransitionTracker {
             role = (step.callback == .viewWillAppear || step.callback == .viewDidAppear) ? .incoming : .outgoing
             open.participants.append((step.controller, role))
         }
-        if open.steps.isEmpty { open.startTime = TimeText(time).nonEmpty }
+        if open.steps.isEmpty { open.startTime = time.nonEmpty }
         open.steps.append(step)
         open.shape.append(TransitionStep(role: role, callback: step.callback))
         open.hadViolation = open.hadViolation || violated

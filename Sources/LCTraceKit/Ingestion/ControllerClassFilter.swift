@@ -6,39 +6,32 @@
 ///
 /// One per launch (session), so the answer never depends on how an input was cut into sections.
 struct ControllerClassFilter {
-    /// Class number (the message parser's) → whether it was seen with a controller-only callback.
-    private var seenByKey: [Bool] = []
-    /// The same, for classes the parser has no number for.
-    private var seenByName: Set<String> = []
-    /// Class number → whether it is named like a controller (0: not worked out yet, 1: no, 2: yes).
-    private var namedLikeController: [UInt8] = []
-
-    /// Notes a controller-only callback of the message's class.
-    @inline(__always)
-    mutating func noteControllerCallback(_ message: KeyedMessage, names: MessageParser) {
-        let key = Int(message.classKey)
-        guard key >= 0 else {
-            if let name = names.className(of: message) { seenByName.insert(name) }
-            return
-        }
-        if key >= seenByKey.count { seenByKey.append(contentsOf: repeatElement(false, count: key + 1 - seenByKey.count)) }
-        seenByKey[key] = true
+    private struct Known: OptionSet {
+        let rawValue: UInt8
+        /// Seen with a controller-only callback.
+        static let seen = Known(rawValue: 1)
+        /// Whether the name looks like a controller's has been worked out, and the answer.
+        static let nameChecked = Known(rawValue: 2)
+        static let namedLikeController = Known(rawValue: 4)
     }
 
-    /// Whether an init or dealloc of the message's class is a controller's.
-    mutating func acceptsShared(_ message: KeyedMessage, names: MessageParser) -> Bool {
-        let key = Int(message.classKey)
-        guard key >= 0 else {
-            guard let name = names.className(of: message) else { return false }
-            return seenByName.contains(name) || LooseMessageReader.isControllerName(name)
+    private var classes = ClassTable<Known>(empty: [])
+
+    /// Notes a controller-only callback of the class.
+    @inline(__always)
+    mutating func noteControllerCallback(_ className: ClassName) {
+        classes.update(className) { $0.insert(.seen) }
+    }
+
+    /// Whether an init or dealloc of the class is a controller's.
+    mutating func acceptsShared(_ className: ClassName, names: NameTable) -> Bool {
+        classes.update(className) { known in
+            if known.contains(.seen) { return true }
+            if !known.contains(.nameChecked) {
+                known.insert(.nameChecked)
+                if LooseMessageReader.isControllerName(names[className]) { known.insert(.namedLikeController) }
+            }
+            return known.contains(.namedLikeController)
         }
-        if key < seenByKey.count, seenByKey[key] { return true }
-        if key >= namedLikeController.count {
-            namedLikeController.append(contentsOf: repeatElement(0, count: key + 1 - namedLikeController.count))
-        }
-        if namedLikeController[key] == 0 {
-            namedLikeController[key] = LooseMessageReader.isControllerName(names.className(forKey: message.classKey)) ? 2 : 1
-        }
-        return namedLikeController[key] == 2
     }
 }

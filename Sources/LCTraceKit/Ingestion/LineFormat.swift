@@ -138,44 +138,27 @@ public struct LineHeader: Equatable {
     public var message: Range<Int>
 }
 
-/// Matches one line format's header against lines. One per thread (it owns PCRE2 match data).
+/// Matches one line format's header against lines. One per thread (its matcher owns PCRE2 match data).
 public final class LineHeaderParser {
     public let format: LineFormat
-    private let matcher: PCRE2Matcher?
-    private let groups: (time: Int?, process: Int?, pid: Int?, tid: Int?, message: Int?)
-    private let handHeader: HandHeader?
-    /// The last header's process and ids, for the hand-written matcher (a parser serves one thread at a time).
-    private var headerTail = HeaderTail()
+    /// Nil for `bare`, which has no header.
+    private let matcher: (any LineMatcher<LineHeader>)?
 
     /// `fastPath: false` matches with PCRE2 even where a hand-written matcher exists (to compare the two).
-    public init(format: LineFormat, limits: PCRE2Limits = PCRE2Limits(), fastPath: Bool = true) throws(PCRE2CompileError) {
+    public convenience init(format: LineFormat, limits: PCRE2Limits = PCRE2Limits(), fastPath: Bool = true) throws(PCRE2CompileError) {
+        try self.init(format: format, limits: limits, matchers: MatcherChoice(fastPath: fastPath))
+    }
+
+    init(format: LineFormat, limits: PCRE2Limits, matchers: MatcherChoice) throws(PCRE2CompileError) {
         self.format = format
-        self.handHeader = fastPath ? format.handHeader : nil
-        guard let pattern = format.pattern else {
-            matcher = nil
-            groups = (nil, nil, nil, nil, nil)
-            return
-        }
-        let compiled = try PCRE2Pattern(pattern, options: format.isAnchoredBuiltIn ? [.anchored] : [])
-        matcher = PCRE2Matcher(compiled, limits: limits)
-        groups = (compiled.groupNumber(named: "time"), compiled.groupNumber(named: "process"),
-                  compiled.groupNumber(named: "pid"), compiled.groupNumber(named: "tid"),
-                  compiled.groupNumber(named: "message"))
+        matcher = try matchers.headerMatcher(for: format, limits: limits)
     }
 
     /// The header of `line` read from byte `start`, or nil when the line is not in this format.
     @inline(__always)
     public func parse(_ line: UnsafeRawBufferPointer, from start: Int = 0) throws(PCRE2MatchError) -> LineHeader? {
-        if let handHeader { return handHeader.parse(line, from: start, tail: &headerTail) }
         guard let matcher else { return LineHeader(message: start..<line.count) }
-        guard try matcher.matches(line, from: start), let whole = matcher.matchedRange else { return nil }
-        let message = groups.message.flatMap(matcher.range(ofGroup:)) ?? whole.upperBound..<line.count
-        return LineHeader(
-            time: groups.time.flatMap(matcher.range(ofGroup:)),
-            process: groups.process.flatMap(matcher.range(ofGroup:)),
-            pid: groups.pid.flatMap(matcher.range(ofGroup:)),
-            tid: groups.tid.flatMap(matcher.range(ofGroup:)),
-            message: message)
+        return try matcher.firstMatch(line, in: start..<line.count)
     }
 
     /// Whether a header of this format starts exactly at `start` (used to split two records glued on one line).

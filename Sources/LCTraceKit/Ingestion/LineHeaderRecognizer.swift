@@ -25,20 +25,24 @@ public final class LineHeaderRecognizer {
     /// order (`LineFormat.classicProcessMayBeCompact`); such a line is read in order instead.
     private let classicIndex: Int?
 
-    public init(_ choice: LineFormatChoice, limits: PCRE2Limits = PCRE2Limits(), fastPath: Bool = true) throws(PCRE2CompileError) {
+    public convenience init(_ choice: LineFormatChoice, limits: PCRE2Limits = PCRE2Limits(), fastPath: Bool = true) throws(PCRE2CompileError) {
+        try self.init(choice, limits: limits, matchers: MatcherChoice(fastPath: fastPath))
+    }
+
+    init(_ choice: LineFormatChoice, limits: PCRE2Limits, matchers: MatcherChoice) throws(PCRE2CompileError) {
         switch choice {
         case .automatic:
             var parsers: [LineHeaderParser] = []
             // The built-in patterns are fixed and covered by tests: compiling them cannot fail.
             for format in LineFormat.builtIn where format.pattern != nil {
-                parsers.append(try LineHeaderParser(format: format, limits: limits, fastPath: fastPath))
+                parsers.append(try LineHeaderParser(format: format, limits: limits, matchers: matchers))
             }
             self.parsers = parsers
             fallsBackToBare = true
             skipsIndent = true
             classicIndex = parsers.firstIndex { $0.format.name == LineFormat.nslogClassic.name }
         case .fixed(let format):
-            parsers = [try LineHeaderParser(format: format, limits: limits, fastPath: fastPath)]
+            parsers = [try LineHeaderParser(format: format, limits: limits, matchers: matchers)]
             fallsBackToBare = false
             skipsIndent = format.isAnchoredBuiltIn
             classicIndex = nil
@@ -60,7 +64,7 @@ public final class LineHeaderRecognizer {
     /// The header of `line` read from byte `start`; nil when a forced format does not fit it.
     @inline(__always)
     public func parse(_ line: UnsafeRawBufferPointer, from start: Int = 0) throws(PCRE2MatchError) -> LineHeader? {
-        let from = skipsIndent ? MessageParser.skipSpaces(line, from: start) : start
+        let from = skipsIndent ? LineBytes.skipSpaces(line, from: start) : start
         var failed: Int?
         if let hint {
             if let header = try parsers[hint].parse(line, from: from) {

@@ -134,8 +134,8 @@ struct LogJSONAssembler {
     static func mayStartObject(_ line: UnsafeRawBufferPointer) -> Bool {
         guard let first = line.first else { return false }
         if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return true }
-        guard MessageParser.isSpace(first) else { return false }
-        let start = MessageParser.skipSpaces(line, from: 0)
+        guard LineBytes.isSpace(first) else { return false }
+        let start = LineBytes.skipSpaces(line, from: 0)
         return start < line.count && (line[start] == UInt8(ascii: "{") || line[start] == UInt8(ascii: "["))
     }
 
@@ -148,9 +148,9 @@ struct LogJSONAssembler {
 
     /// Reads one line: one that may start an object, or any line while one is open.
     mutating func take(_ line: UnsafeRawBufferPointer, number: Int, truncated: Bool) -> Step {
-        var index = MessageParser.skipSpaces(line, from: 0)
+        var index = LineBytes.skipSpaces(line, from: 0)
         if !collecting {
-            if index < line.count, line[index] == UInt8(ascii: "[") { index = MessageParser.skipSpaces(line, from: index + 1) }
+            if index < line.count, line[index] == UInt8(ascii: "[") { index = LineBytes.skipSpaces(line, from: index + 1) }
             guard index < line.count, line[index] == UInt8(ascii: "{") else { return .ordinary }
             begin(firstLineCounted: false)
         }

@@ -18,6 +18,8 @@ public enum OtherReason: String, Sendable, CaseIterable {
 public enum UnreadReason: String, Sendable, CaseIterable {
     /// The text before the callback is a sentence, not a controller's name or a tag.
     case noControllerBefore = "the text before the callback names no controller"
+    /// The run has met more distinct class names or callback spellings than it keeps (`NameTable.limit`).
+    case tooManyNames = "more distinct class names or callback spellings than lctrace keeps (65536 of each)"
 }
 
 /// A loose reading of a message: a lifecycle callback found anywhere in it, and the controller named around it.
@@ -265,7 +267,7 @@ final class LooseMessageReader {
         while try vocabulary.matches(message, from: from), let selector = vocabulary.matchedRange {
             from = selector.upperBound
             guard let callback = CallbackNames.callback(forSelector: String(decoding: line[selector], as: UTF8.self)) else { continue }
-            if MessageParser.find(LooseMessageReader.blockInvoke, in: line[range]) != nil { return .other(.blockInvoke) }
+            if LineBytes.find(LooseMessageReader.blockInvoke, in: line[range]) != nil { return .other(.blockInvoke) }
             return try identify(line, message: range, selector: selector, callback: callback)
         }
         return .other(.noCallback)
@@ -301,7 +303,7 @@ final class LooseMessageReader {
             if let named = reading.className {
                 // The same class named again with its address: take the address.
                 if reading.address == nil, let className, let address,
-                   MessageParser.className(line[className]) == MessageParser.className(line[named]) {
+                   NameTable.reportedName(line[className]) == NameTable.reportedName(line[named]) {
                     reading.address = address
                 }
                 break
@@ -321,7 +323,7 @@ final class LooseMessageReader {
     static func isPlausibleClass(_ bytes: UnsafeRawBufferPointer.SubSequence, for callback: Callback) -> Bool {
         guard let first = bytes.first else { return false }
         if callback.family == .application || callback.family == .scene {
-            return MessageParser.className(bytes).lowercased().hasSuffix("delegate")
+            return NameTable.reportedName(bytes).lowercased().hasSuffix("delegate")
         }
         return (first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z")) || first == UInt8(ascii: "_") || isControllerName(bytes)
     }
@@ -329,7 +331,7 @@ final class LooseMessageReader {
     /// Named like a view controller: the name (without its module) ends in `Controller` or `VC`, in any case, with
     /// digits after it allowed (`DetailViewController`, `SettingsVC`, `vc1`, `Table view controller`).
     static func isControllerName(_ bytes: UnsafeRawBufferPointer.SubSequence) -> Bool {
-        isControllerName(MessageParser.className(bytes))
+        isControllerName(NameTable.reportedName(bytes))
     }
 
     /// `isControllerName` for a class name without its module.

@@ -24,6 +24,9 @@ public struct TimeText: Sendable, Equatable, CustomStringConvertible {
 
     var isEmpty: Bool { count == 0 && long == nil }
 
+    /// The length of the text in bytes.
+    var utf8Count: Int { long?.utf8.count ?? count }
+
     /// The time, or nil when there is none.
     var nonEmpty: TimeText? { isEmpty ? nil : self }
 

@@ -162,7 +162,7 @@ public struct LiveItemLines: Sendable {
                                               count: callbacks.starts[event.callback.ordinal + 1] - callbackStart)
         // The member names, commas and the closing `}` and newline take 73 bytes; the room is generous.
         let room = 128 + 2 * JSONWriter.integerRoom + 5 * 2 + input.utf8.count + subject.utf8.count
-            + event.time.count + callback.count + event.spelled.utf8.count
+            + event.time.utf8Count + callback.count + event.spelled.utf8.count
         var plain = true
         text.write(atMost: room) { start in
             var at = 0
@@ -193,7 +193,7 @@ public struct LiveItemLines: Sendable {
             if event.time.isEmpty {
                 at += JSONWriter.writeNull(at: start + at)
             } else {
-                guard quoted(event.time) else { plain = false; return 0 }
+                guard event.time.withUTF8({ quoted($0) }) else { plain = false; return 0 }
             }
             literal(#","offsetMs":"#)
             at += wholeOffset.map { JSONWriter.writeInteger($0, at: start + at) } ?? JSONWriter.writeNull(at: start + at)

@@ -12,27 +12,23 @@ public struct EventRecord: Sendable, Equatable {
     public var spelled: String
 }
 
-/// An event as it streams out, while its line is being read: an event record's fields, its time still in the line.
-/// Valid only for the call it is passed to; `record` is the copy to keep.
+/// An event as it streams out, while its line is being read: an event record's fields; `record` is the copy to keep.
 struct LiveEvent {
     var line: Int
     /// The time as logged; empty when the line has none.
-    var time: UnsafeRawBufferPointer
+    var time: TimeText
     var offsetMs: Double?
     var callback: Callback
     var spelled: String
 
     var record: EventRecord {
-        EventRecord(line: line, time: TimeText(time).nonEmpty, offsetMs: offsetMs, callback: callback, spelled: spelled)
+        EventRecord(line: line, time: time.nonEmpty, offsetMs: offsetMs, callback: callback, spelled: spelled)
     }
 
     /// The record as a live event, for the call to `body`.
     static func of<Result>(_ record: EventRecord, _ body: (LiveEvent) -> Result) -> Result {
-        func live(_ time: UnsafeRawBufferPointer) -> Result {
-            body(LiveEvent(line: record.line, time: time, offsetMs: record.offsetMs, callback: record.callback, spelled: record.spelled))
-        }
-        guard let time = record.time else { return live(UnsafeRawBufferPointer(start: nil, count: 0)) }
-        return time.withUTF8(live)
+        body(LiveEvent(line: record.line, time: record.time ?? TimeText(), offsetMs: record.offsetMs, callback: record.callback,
+                       spelled: record.spelled))
     }
 }
 

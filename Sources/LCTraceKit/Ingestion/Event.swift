@@ -1,0 +1,94 @@
+/// A lifecycle event as reading hands it to the analysis: where, when and by which process and thread a callback was
+/// logged, and what the message said. A plain value that holds nothing of the line it was read from: it may be kept.
+struct Event {
+    var line: Int
+    /// The time as logged, in microseconds (the session makes it its own, `SessionAnalyzer.sessionTime`); nil when
+    /// the line has none.
+    var micros: Int64?
+    /// The time as written; empty when the line has none.
+    var time: TimeText
+    var pid: Int?
+    var process: String?
+    var thread: ThreadID?
+    var message: CallbackMessage
+
+    var callback: Callback { message.callback }
+}
+
+/// What a lifecycle message says: the callback and the controller it names. Its names are the run's `NameTable`'s.
+struct CallbackMessage {
+    var callback: Callback
+    /// The class named (nil for markers, and for app and scene callbacks logged with no class).
+    var className: ClassName?
+    /// The callback as spelled in the log; nil for markers and UIKit's notices.
+    var spelling: Spelling?
+    /// What names the instance, when the message logs it: its address or an id.
+    var instance: InstanceLabel?
+    /// The whole text of a UIKit notice (`Unbalanced calls to begin/end appearance transitions for <C: 0x1>.`).
+    var notice: String?
+}
+
+/// What names one instance in a log: its address (`0x…`), or another id (a UUID).
+enum InstanceLabel: Hashable {
+    case address(InstanceAddress)
+    case text(String)
+
+    /// A logged address: its value when it is hexadecimal, otherwise its text, lower-cased.
+    init(_ bytes: UnsafeRawBufferPointer.SubSequence) {
+        if let value = InstanceAddress(bytes) {
+            self = .address(value)
+        } else {
+            self = .text(String(decoding: bytes, as: UTF8.self).lowercased())
+        }
+    }
+
+    /// As reports write it: lower-cased.
+    var text: String {
+        switch self {
+        case .address(let address): address.text
+        case .text(let text): text
+        }
+    }
+}
+
+/// An instance address as logged, `0x` and up to sixteen hexadecimal digits, held as its value and number of digits:
+/// its text (lower-cased, as reports show it) is made only when written.
+struct InstanceAddress: Hashable {
+    var value: UInt64
+    var digits: UInt8
+
+    /// `0x` then 1 to 16 hexadecimal digits, and nothing else; nil otherwise.
+    init?(_ bytes: UnsafeRawBufferPointer.SubSequence) {
+        guard bytes.count > 2, bytes.count <= 18, bytes[bytes.startIndex] == UInt8(ascii: "0"),
+              bytes[bytes.startIndex + 1] | 0x20 == UInt8(ascii: "x") else { return nil }
+        var value: UInt64 = 0
+        for byte in bytes.dropFirst(2) {
+            guard let digit = HandParsers.hexValue(byte) else { return nil }
+            value = value << 4 | UInt64(digit)
+        }
+        self.value = value
+        digits = UInt8(bytes.count - 2)
+    }
+
+    /// `0x` and the digits, lower-cased, leading zeros kept.
+    var text: String {
+        let hex = String(value, radix: 16)
+        return "0x" + String(repeating: "0", count: Int(digits) - hex.count) + hex
+    }
+}
+
+extension NameTable {
+    /// The class's name as reports write it; nil when the message names none.
+    func className(of message: CallbackMessage) -> String? { message.className.map { self[$0] } }
+
+    /// The callback as the log spelled it (a notice's whole text; a marker as it is written).
+    func spelled(_ message: CallbackMessage) -> String {
+        message.spelling.map { self[$0] } ?? message.notice ?? message.callback.rawValue
+    }
+
+    /// The message with its names written out.
+    func lifecycleMessage(_ message: CallbackMessage, end: Int) -> LifecycleMessage {
+        LifecycleMessage(className: className(of: message), address: message.instance?.text, callback: message.callback,
+                         spelled: spelled(message), end: end)
+    }
+}

@@ -1,0 +1,317 @@
+import PCRE2
+
+/// Where an event reader sends the events it reads.
+protocol EventReceiver: AnyObject {
+    /// Takes an event. Returns false when it is not a lifecycle event after all: init or dealloc of a class that is not
+    /// a view controller (`ControllerClassFilter`), which the line then counts as other logging.
+    func take(_ event: consuming Event) -> Bool
+}
+
+/// Reads one input's lines into events: the one boundary between the bytes of a log and the analysis.
+///
+/// It owns the line reader and the matchers, and everything that points into a line while the line is at hand. Each
+/// line gets one disposition in the input's summary (a lifecycle event, a marker or UIKit notice, other logging,
+/// blank, unread, or skipped), and each lifecycle message becomes an `Event` value for the receiver. The line observer
+/// (`lctrace lines`) is told how each line was read.
+final class EventReader {
+    let name: String
+    private let recognizer: LineHeaderRecognizer
+    private let messageParser: MessageParser
+    private let receiver: any EventReceiver
+    private(set) var summary: InputSummary
+    private var lineNumber: Int
+    private var timestamps = TimestampReader()
+    /// The process and thread ids of the last event, and the bytes they were read from.
+    private var ids = IDReader()
+    private var processNames = ProcessNameReader()
+    /// The line observer, and what it is told of the line being read.
+    private let observer: ((LineReading) -> Void)?
+    private var observed = LineReading(input: "", line: 0, text: "", disposition: "")
+    /// The format named in the summary when the choice is forced; nil for automatic (the first format recognised).
+    private let forcedFormat: String?
+    /// Finds `log show`/`log stream` JSON entries among the lines, with the automatic choice of format only.
+    private var json = LogJSONAssembler()
+    private let readsJSON: Bool
+    /// The format of the first line with a header, or the style of the first JSON entry: the input's format.
+    private var firstFormat: String?
+
+    /// `forcedFormat`: the format's name when the choice is forced (`--line-format`, `--pattern`).
+    init(name: String, recognizer: LineHeaderRecognizer, messageParser: MessageParser, forcedFormat: String?, firstLine: Int,
+         observer: ((LineReading) -> Void)?, receiver: any EventReceiver) {
+        self.name = name
+        self.recognizer = recognizer
+        self.messageParser = messageParser
+        self.forcedFormat = forcedFormat
+        self.readsJSON = forcedFormat == nil
+        self.lineNumber = firstLine - 1
+        self.observer = observer
+        self.receiver = receiver
+        self.summary = InputSummary(name: name, format: forcedFormat ?? LineFormat.bare.name)
+        recognizer.reset()
+    }
+
+    /// Reads every line of `reader`, then ends the input: the summary is complete.
+    func read(_ reader: LineReader) throws {
+        try reader.forEachLine { line, truncated in take(line, truncated: truncated) }
+        replay(json.finish())
+        if forcedFormat == nil, let firstFormat { summary.format = firstFormat }
+        summary.bytes = reader.bytesRead
+    }
+
+    private func take(_ line: UnsafeRawBufferPointer, truncated: Bool) {
+        lineNumber += 1
+        if readsJSON, json.collecting || LogJSONAssembler.mayStartObject(line), takeJSON(line, truncated: truncated) { return }
+        process(line, truncated: truncated)
+    }
+
+    /// Hands the line to the JSON assembler; returns false when it is to be read as an ordinary line.
+    private func takeJSON(_ line: UnsafeRawBufferPointer, truncated: Bool) -> Bool {
+        switch json.take(line, number: lineNumber, truncated: truncated) {
+        case .ordinary:
+            return false
+        case .held:
+            return true
+        case .replay(let lines):
+            replay(lines)
+        case .entries(let entries, let style, let parts):
+            process(parts) { reader, _ in reader.countStructure(style) }
+            if firstFormat == nil { firstFormat = style.rawValue }
+            for (index, entry) in entries.enumerated() {
+                let (bytes, header) = entry.asLine()
+                bytes.withUnsafeBytes { bytes in
+                    if index == 0 {
+                        process(bytes, truncated: truncated) { reader, bytes in reader.read(bytes, header: header, format: style) }
+                    } else if (try? readMessage(bytes, header: header, start: 1, format: style)) == true {
+                        summary.gluedRecords += 1
+                    }
+                }
+            }
+        }
+        return true
+    }
+
+    private func countStructure(_ style: LogJSONStyle?) {
+        summary.skipped[.jsonStructure, default: 0] += 1
+        if observer != nil { observed.format = style?.rawValue }
+    }
+
+    /// Reads lines the JSON assembler held and gave back, as ordinary lines.
+    private func replay(_ lines: [LogJSONAssembler.HeldLine]) {
+        process(lines) { reader, line in reader.read(line) }
+    }
+
+    /// Counts lines the JSON assembler held, each at its own number, handling them as `reading` says.
+    private func process(_ lines: [LogJSONAssembler.HeldLine], _ reading: (EventReader, UnsafeRawBufferPointer) -> Void) {
+        let number = lineNumber
+        for held in lines {
+            lineNumber = held.number
+            held.bytes.withUnsafeBytes { process($0, truncated: held.truncated, reading) }
+        }
+        lineNumber = number
+    }
+
+    /// Counts the line, reads it and tells the line observer how it was read.
+    @inline(__always)
+    private func process(_ line: UnsafeRawBufferPointer, truncated: Bool) {
+        summary.lines += 1
+        if truncated { summary.truncatedLines += 1 }
+        guard observer != nil else { return read(line) }
+        observing(line) { reader, line in reader.read(line) }
+    }
+
+    /// Counts the line, handles it as `reading` says and tells the line observer how it was read.
+    private func process(_ line: UnsafeRawBufferPointer, truncated: Bool, _ reading: (EventReader, UnsafeRawBufferPointer) -> Void) {
+        summary.lines += 1
+        if truncated { summary.truncatedLines += 1 }
+        guard observer != nil else { return reading(self, line) }
+        observing(line, reading)
+    }
+
+    private func observing(_ line: UnsafeRawBufferPointer, _ reading: (EventReader, UnsafeRawBufferPointer) -> Void) {
+        guard let observer else { return }
+        let before = summary
+        observed = LineReading(input: name, line: lineNumber, text: String(decoding: line, as: UTF8.self), disposition: "")
+        reading(self, line)
+        observed.disposition = LineReading.disposition(before: before, after: summary)
+        observer(observed)
+    }
+
+    private func read(_ line: UnsafeRawBufferPointer) {
+        if LineBytes.isBlank(line) {
+            summary.skipped[.blank, default: 0] += 1
+            return
+        }
+        do {
+            guard try readRecord(line, from: 0) else {
+                summary.skipped[.unrecognized, default: 0] += 1
+                return
+            }
+            summary.parsedLines += 1
+        } catch {
+            summary.skipped[.regexLimit, default: 0] += 1
+        }
+    }
+
+    /// Reads a JSON entry, made into a line whose header was read from the entry's fields.
+    private func read(_ line: UnsafeRawBufferPointer, header: LineHeader, format: LogJSONStyle) {
+        do {
+            _ = try readMessage(line, header: header, start: 0, format: format)
+            summary.parsedLines += 1
+        } catch {
+            summary.skipped[.regexLimit, default: 0] += 1
+        }
+    }
+
+    /// Reads the record starting at `start`; returns false when it is not in the input's format.
+    private func readRecord(_ line: UnsafeRawBufferPointer, from start: Int) throws -> Bool {
+        guard let header = try recognizer.parse(line, from: start) else { return false }
+        if firstFormat == nil, recognizer.lastLineHadHeader { firstFormat = recognizer.lastFormat.name }
+        return try readMessage(line, header: header, start: start, format: nil)
+    }
+
+    /// Reads the message of a record whose header was read (`format`: from a JSON entry rather than a text line).
+    /// `start` is 0 for the line's first record; a record glued after it starts later.
+    @inline(__always)
+    private func readMessage(_ line: UnsafeRawBufferPointer, header: LineHeader, start: Int, format: LogJSONStyle?) throws -> Bool {
+        let reading = try messageParser.read(line, message: header.message)
+        if observer != nil, start == 0 { observe(header, reading, line, format: format) }
+        let message: CallbackMessage
+        let end: Int
+        switch reading {
+        case .message(let read, let readEnd):
+            message = read
+            end = readEnd
+        case .other:
+            if start == 0 { summary.otherLines += 1 }
+            return true
+        case .unread(let reason):
+            if start == 0 { noteUnread(line, reason: reason) }
+            return true
+        }
+        // A second record glued to this one (a lost newline): cut this message where the recognised text ends.
+        let rest = LineBytes.trimmed(line, end..<header.message.upperBound)
+        let glued = format == nil && !rest.isEmpty && recognizer.headerStarts(in: line, at: rest.lowerBound)
+        let callback = message.callback
+        let isEvent = hand(message, header: header, line: line)
+        if start == 0 {
+            if !isEvent {
+                summary.otherLines += 1
+            } else if callback.family == .marker || callback.noticeRule != nil {
+                summary.noticeLines += 1
+            } else {
+                summary.lifecycleLines += 1
+            }
+        }
+        if glued, try readRecord(line, from: rest.lowerBound) {
+            summary.gluedRecords += 1
+        }
+        return true
+    }
+
+    /// Makes the message into an event and hands it to the receiver; returns whether it took it.
+    @inline(__always)
+    private func hand(_ message: consuming CallbackMessage, header: LineHeader, line: UnsafeRawBufferPointer) -> Bool {
+        let (pid, thread) = ids.read(line, pid: header.pid, tid: header.tid)
+        var time = TimeText()
+        var micros: Int64?
+        if let range = header.time {
+            let bytes = UnsafeRawBufferPointer(rebasing: line[range])
+            time = TimeText(bytes)
+            micros = timestamps.microseconds(bytes)
+        }
+        let event = Event(line: lineNumber, micros: micros, time: time, pid: pid,
+                          process: header.process.map { processNames.read(line[$0]) }, thread: thread, message: message)
+        guard receiver.take(event) else {
+            if observer != nil { observed.reason = OtherReason.notAController.rawValue }
+            return false
+        }
+        summary.events += 1
+        return true
+    }
+
+    /// Notes what the line observer is told of the line's header and message.
+    private func observe(_ header: LineHeader, _ reading: MessageReading, _ line: UnsafeRawBufferPointer, format: LogJSONStyle?) {
+        func text(_ range: Range<Int>?) -> String? { range.map { String(decoding: line[$0], as: UTF8.self) } }
+        observed.format = format?.rawValue
+            ?? (header.time == nil && header.pid == nil && header.process == nil ? nil : recognizer.lastFormat.name)
+        observed.message = text(header.message)
+        observed.time = text(header.time)
+        observed.process = text(header.process)
+        observed.pid = text(header.pid)
+        observed.tid = text(header.tid)
+        switch reading {
+        case .message(let message, _):
+            observed.className = messageParser.names.className(of: message)
+            observed.address = message.instance?.text
+            observed.callback = message.callback
+            observed.spelled = messageParser.names.spelled(message)
+        case .other(let reason): observed.reason = reason.rawValue
+        case .unread(let reason): observed.reason = reason.rawValue
+        }
+    }
+
+    private func noteUnread(_ line: UnsafeRawBufferPointer, reason: UnreadReason) {
+        summary.unreadLines += 1
+        guard summary.unread.count < InputSummary.unreadLinesKept else { return }
+        var text = String(decoding: line, as: UTF8.self)
+        if text.count > 200 { text = String(text.prefix(200)) + "…" }
+        summary.unread.append(UnreadLine(input: name, line: lineNumber, text: text, reason: reason))
+    }
+}
+
+/// Reads a line's process and thread ids, remembering the last bytes read: consecutive lines nearly always come from
+/// one process and thread, so their ids are compared with the last line's instead of read again.
+struct IDReader {
+    /// The bytes from the pid's start to the tid's end, and where in them the pid ends and the tid starts.
+    private var lastBytes = RememberedBytes()
+    private var lastFields = (pidEnd: 0, tidStart: 0)
+    private var lastPid: Int?
+    private var lastThread: ThreadID?
+
+    mutating func read(_ line: UnsafeRawBufferPointer, pid: Range<Int>?, tid: Range<Int>?) -> (pid: Int?, thread: ThreadID?) {
+        guard let pid, let tid, pid.lowerBound <= tid.lowerBound, let base = line.baseAddress else {
+            lastBytes.forget()
+            return (pid.flatMap { Int(decoding: line[$0]) }, tid.flatMap { ThreadID(UnsafeRawBufferPointer(rebasing: line[$0])) })
+        }
+        let start = base + pid.lowerBound
+        let count = tid.upperBound - pid.lowerBound
+        let fields = (pidEnd: pid.upperBound - pid.lowerBound, tidStart: tid.lowerBound - pid.lowerBound)
+        if lastFields == fields, lastBytes.equals(start, count: count) { return (lastPid, lastThread) }
+        lastBytes.remember(start, count: count)
+        lastFields = fields
+        lastPid = Int(decoding: line[pid])
+        lastThread = ThreadID(UnsafeRawBufferPointer(rebasing: line[tid]))
+        return (lastPid, lastThread)
+    }
+}
+
+/// Reads a line's process name, remembering the last one: consecutive lines nearly always come from one process, so
+/// the name is compared with the last line's instead of made again.
+struct ProcessNameReader {
+    private var lastBytes = RememberedBytes()
+    private var lastName = ""
+
+    mutating func read(_ bytes: UnsafeRawBufferPointer.SubSequence) -> String {
+        guard let base = bytes.base.baseAddress, bytes.count <= RememberedBytes.capacity else {
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        let start = base + bytes.startIndex
+        if lastBytes.equals(start, count: bytes.count) { return lastName }
+        lastBytes.remember(start, count: bytes.count)
+        lastName = String(decoding: bytes, as: UTF8.self)
+        return lastName
+    }
+}
+
+extension Int {
+    /// Parses ASCII decimal digits.
+    init?(decoding bytes: UnsafeRawBufferPointer.SubSequence) {
+        guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
+        var value = 0
+        for byte in bytes {
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            value = value * 10 + Int(byte - 0x30)
+        }
+        self = value
+    }
+}

@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Byte-level helpers for reading a line: white space, trimming, finding a fixed string.
+enum LineBytes {
+    @inline(__always)
+    static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+
+    /// `range` without the spaces and tabs at either end.
+    static func trimmed(_ line: UnsafeRawBufferPointer, _ range: Range<Int>) -> Range<Int> {
+        var lower = range.lowerBound
+        var upper = range.upperBound
+        while lower < upper, isSpace(line[lower]) { lower += 1 }
+        while upper > lower, isSpace(line[upper - 1]) { upper -= 1 }
+        return lower..<upper
+    }
+
+    /// The first index at or after `start` that is not a space or a tab.
+    @inline(__always)
+    static func skipSpaces(_ line: UnsafeRawBufferPointer, from start: Int) -> Int {
+        var index = start
+        while index < line.count, isSpace(line[index]) { index += 1 }
+        return index
+    }
+
+    /// Empty or only spaces and tabs.
+    static func isBlank(_ line: UnsafeRawBufferPointer) -> Bool {
+        line.allSatisfy(isSpace)
+    }
+
+    /// Whether `bytes` start with `prefix`.
+    @inline(__always)
+    static func has(_ bytes: UnsafeRawBufferPointer.SubSequence, prefix: StaticString) -> Bool {
+        guard bytes.count >= prefix.utf8CodeUnitCount, let base = bytes.base.baseAddress else { return false }
+        return memcmp(base + bytes.startIndex, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0
+    }
+
+    /// Where `needle` starts in `bytes` (the first place, or the last), or nil.
+    static func find(_ needle: StaticString, in bytes: UnsafeRawBufferPointer.SubSequence, last: Bool = false) -> Int? {
+        let count = needle.utf8CodeUnitCount
+        guard bytes.count >= count, let base = bytes.base.baseAddress else { return nil }
+        let first = Int32(needle.utf8Start.pointee)
+        var found: Int?
+        var from = bytes.startIndex
+        while from + count <= bytes.endIndex, let hit = memchr(base + from, first, bytes.endIndex - count + 1 - from) {
+            let index = base.distance(to: UnsafeRawPointer(hit))
+            if memcmp(base + index, needle.utf8Start, count) == 0 {
+                found = index
+                if !last { break }
+            }
+            from = index + 1
+        }
+        return found
+    }
+}

@@ -1,0 +1,161 @@
+import PCRE2
+
+/// What a matcher answers for a line.
+enum MatchAnswer<Match> {
+    case matched(Match)
+    case notMatched
+    /// Only a hand-written matcher answers this: the line is of a kind it does not decide, and the exact matcher behind
+    /// it (PCRE2) must.
+    case undecided
+}
+
+/// Matches one kind of thing (a line header, an anchored message form) at the start of `line[range]`. The PCRE2
+/// matchers are the definition; a hand-written matcher decides exactly as its PCRE2 pattern would on the lines it
+/// decides, and answers `undecided` for the rest (`HandParserTests` holds the two to the same results).
+///
+/// One per thread: matchers own PCRE2 match data and what they remember of the line before.
+protocol LineMatcher<Match>: AnyObject {
+    associatedtype Match
+    func match(_ line: UnsafeRawBufferPointer, in range: Range<Int>) throws(PCRE2MatchError) -> MatchAnswer<Match>
+}
+
+extension LineMatcher {
+    /// The match, or nil; never undecided (a matcher that may be is asked through `FastPathMatcher`).
+    @inline(__always)
+    func firstMatch(_ line: UnsafeRawBufferPointer, in range: Range<Int>) throws(PCRE2MatchError) -> Match? {
+        if case .matched(let match) = try self.match(line, in: range) { return match }
+        return nil
+    }
+}
+
+/// A hand-written matcher in front of an exact one: what the fast one cannot tell, the exact one decides.
+final class FastPathMatcher<Fast: LineMatcher, Exact: LineMatcher>: LineMatcher where Fast.Match == Exact.Match {
+    private let fast: Fast
+    private let exact: Exact
+
+    init(_ fast: Fast, before exact: Exact) {
+        self.fast = fast
+        self.exact = exact
+    }
+
+    @inline(__always)
+    func match(_ line: UnsafeRawBufferPointer, in range: Range<Int>) throws(PCRE2MatchError) -> MatchAnswer<Fast.Match> {
+        let answer = try fast.match(line, in: range)
+        if case .undecided = answer { return try exact.match(line, in: range) }
+        return answer
+    }
+}
+
+/// Which matchers a run reads with, decided once for the run: the hand-written matchers and the memo of recognised
+/// messages in front of PCRE2 (the fast path, the default), or PCRE2 alone (to compare the two).
+enum MatcherChoice: Sendable {
+    case fastPath
+    case exactOnly
+
+    init(fastPath: Bool) {
+        self = fastPath ? .fastPath : .exactOnly
+    }
+
+    /// The matcher for `format`'s header; nil for `bare`, which has none.
+    func headerMatcher(for format: LineFormat, limits: PCRE2Limits) throws(PCRE2CompileError) -> (any LineMatcher<LineHeader>)? {
+        guard let pattern = format.pattern else { return nil }
+        let exact = try PCRE2HeaderMatcher(pattern, anchored: format.isAnchoredBuiltIn, limits: limits)
+        guard self == .fastPath, let hand = format.handHeader else { return exact }
+        return FastPathMatcher(HandHeaderMatcher(hand), before: exact)
+    }
+
+    /// The matcher for the anchored message forms (`MessageParser.pattern`).
+    func messageFormMatcher(limits: PCRE2Limits) -> any LineMatcher<MessageForm> {
+        let exact = PCRE2MessageFormMatcher(limits: limits)
+        guard self == .fastPath else { return exact }
+        return FastPathMatcher(HandMessageFormMatcher(), before: exact)
+    }
+
+    /// Whether whole messages already recognised are looked up before they are matched.
+    var remembersMessages: Bool { self == .fastPath }
+}
+
+/// A line format's header pattern, with its named groups.
+final class PCRE2HeaderMatcher: LineMatcher {
+    private let matcher: PCRE2Matcher
+    private let groups: (time: Int?, process: Int?, pid: Int?, tid: Int?, message: Int?)
+
+    init(_ pattern: String, anchored: Bool, limits: PCRE2Limits) throws(PCRE2CompileError) {
+        let compiled = try PCRE2Pattern(pattern, options: anchored ? [.anchored] : [])
+        matcher = PCRE2Matcher(compiled, limits: limits)
+        groups = (compiled.groupNumber(named: "time"), compiled.groupNumber(named: "process"),
+                  compiled.groupNumber(named: "pid"), compiled.groupNumber(named: "tid"),
+                  compiled.groupNumber(named: "message"))
+    }
+
+    func match(_ line: UnsafeRawBufferPointer, in range: Range<Int>) throws(PCRE2MatchError) -> MatchAnswer<LineHeader> {
+        guard try matcher.matches(line, from: range.lowerBound), let whole = matcher.matchedRange else { return .notMatched }
+        let message = groups.message.flatMap(matcher.range(ofGroup:)) ?? whole.upperBound..<line.count
+        return .matched(LineHeader(
+            time: groups.time.flatMap(matcher.range(ofGroup:)),
+            process: groups.process.flatMap(matcher.range(ofGroup:)),
+            pid: groups.pid.flatMap(matcher.range(ofGroup:)),
+            tid: groups.tid.flatMap(matcher.range(ofGroup:)),
+            message: message))
+    }
+}
+
+/// The hand-written NSLog header matchers (`HandHeader`); they decide every line.
+final class HandHeaderMatcher: LineMatcher {
+    private let header: HandHeader
+    /// The last header's process and ids (`HeaderTail`).
+    private var tail = HeaderTail()
+
+    init(_ header: HandHeader) {
+        self.header = header
+    }
+
+    @inline(__always)
+    func match(_ line: UnsafeRawBufferPointer, in range: Range<Int>) -> MatchAnswer<LineHeader> {
+        header.parse(line, from: range.lowerBound, tail: &tail).map(MatchAnswer.matched) ?? .notMatched
+    }
+}
+
+/// An anchored message form matched: the class, its address when logged, the selector, and where the form ends.
+struct MessageForm {
+    var className: Range<Int>
+    var address: Range<Int>?
+    var selector: Range<Int>
+    var end: Int
+    /// `+[Class selector]`: a class method, never an instance's callback.
+    var isClassMethod = false
+}
+
+/// `MessageParser.pattern`, anchored at the message's start.
+final class PCRE2MessageFormMatcher: LineMatcher {
+    private let matcher: PCRE2Matcher
+
+    init(limits: PCRE2Limits) {
+        // A fixed pattern, covered by tests: compiling it cannot fail.
+        matcher = PCRE2Matcher(try! PCRE2Pattern(MessageParser.pattern, options: [.anchored]), limits: limits)
+    }
+
+    func match(_ line: UnsafeRawBufferPointer, in range: Range<Int>) throws(PCRE2MatchError) -> MatchAnswer<MessageForm> {
+        let message = UnsafeRawBufferPointer(rebasing: line[..<range.upperBound])
+        guard try matcher.matches(message, from: range.lowerBound),
+              let className = matcher.range(ofGroup: 1), let selector = matcher.range(ofGroup: 3),
+              let end = matcher.matchedRange?.upperBound
+        else { return .notMatched }
+        let isClassMethod = className.lowerBound >= 2 && line[className.lowerBound - 1] == UInt8(ascii: "[")
+            && line[className.lowerBound - 2] == UInt8(ascii: "+")
+        let address = matcher.range(ofGroup: 2).flatMap { $0.isEmpty ? nil : $0 }
+        return .matched(MessageForm(className: className, address: address, selector: selector, end: end, isClassMethod: isClassMethod))
+    }
+}
+
+/// The hand-written message form matcher (`HandMessageMatch`): the forms that start with a name, without an address.
+final class HandMessageFormMatcher: LineMatcher {
+    @inline(__always)
+    func match(_ line: UnsafeRawBufferPointer, in range: Range<Int>) -> MatchAnswer<MessageForm> {
+        switch HandMessageMatch.match(line, from: range.lowerBound, to: range.upperBound) {
+        case let .matched(className, selector, end): .matched(MessageForm(className: className, selector: selector, end: end))
+        case .none: .notMatched
+        case .undecided: .undecided
+        }
+    }
+}
