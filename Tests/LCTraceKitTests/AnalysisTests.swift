@@ -421,8 +421,8 @@ import Testing
 }
 
 @Suite struct LongTimesTests {
-    /// Times longer than a time's inline room (a custom format's) are kept whole wherever a report shows one, also
-    /// when long and short times alternate.
+    /// Long times (a custom format's, up to 128 bytes) are kept whole wherever a report shows one, also when long and
+    /// short times alternate.
     @Test func longAndShortTimesAreKeptWhole() throws {
         let long = { (clock: String) in "2024-02-09 08:14:\(clock)+0100 Central European Standard Time, Berlin office" }
         let short = { (clock: String) in "2024-02-09 08:14:\(clock)" }
@@ -520,5 +520,14 @@ import Testing
         #expect(input.format == "log-json")
         #expect(result.sessions.first?.pid == 7)
     }
-}
 
+    /// A time longer than 128 bytes is cut where a character starts, and the cut is marked.
+    @Test func aTimeLongerThanItsRoomIsCutAndMarked() {
+        let text = String(repeating: "é", count: 70)
+        let time = Array(text.utf8).withUnsafeBytes { TimeText($0) }
+        #expect(time.string == String(repeating: "é", count: 62) + "…")
+        #expect(time.utf8Count == 127)
+        let fits = String(repeating: "9", count: 128)
+        #expect(Array(fits.utf8).withUnsafeBytes { TimeText($0) }.string == fits)
+    }
+}

@@ -61,7 +61,7 @@ final class InputSessions: EventReceiver {
         if let target {
             if target != current { switchSession(to: target) }
         } else {
-            openSession(route, process: event.process, pid: event.pid, line: event.line, callback: callback)
+            openSession(route, process: event.process.map { names[$0] }, pid: event.pid, line: event.line, callback: callback)
         }
         if callback.family == .controller, !callback.isSharedWithOtherClasses, let className {
             classFilter.noteControllerCallback(className)

@@ -428,26 +428,27 @@ final class SessionAnalyzer: TransitionContext {
     /// The instance a callback belongs to. By address when logged; by class otherwise, where several live
     /// instances of one class are told apart by which of them the callback is legal for (newest first).
     private func route(_ event: borrowing Event) -> Int {
-        let key = InstanceKey(event.message)
-        guard let (newest, count) = instances.newest(key) else { return makeInstance(for: event) }
-        if count > 1 {
+        guard let list = instances.list(InstanceKey(event.message)) else { return makeInstance(for: event) }
+        if list.count > 1 {
             // The newest eight, newest first.
-            for position in stride(from: count - 1, through: max(0, count - 8), by: -1) {
-                let index = instances.instance(position, of: key)
-                guard controllers[index].phase != .dead else { continue }
-                if case .to = ControllerAutomaton.outcome(of: event.callback, in: controllers[index].phase) {
+            var candidate: Int? = list.newest
+            for _ in 0..<8 {
+                guard let index = candidate else { break }
+                if controllers[index].phase != .dead,
+                   case .to = ControllerAutomaton.outcome(of: event.callback, in: controllers[index].phase) {
                     return index
                 }
+                candidate = instances.instance(before: index)
             }
         }
-        return newest
+        return list.newest
     }
 
     private func makeInstance(for event: borrowing Event) -> Int {
         let className = names.className(of: event.message) ?? "?"
         let key = InstanceKey(event.message)
-        let ordinal = (instances.newest(key)?.count ?? 0) + 1
-        let address = event.message.instance?.text
+        let ordinal = (instances.list(key)?.count ?? 0) + 1
+        let address = names.instanceText(event.message)
         var id = address.map { "\(className)@\($0)" } ?? className
         if ordinal > 1 { id += "#\(ordinal)" }
         let index = controllers.count
@@ -582,35 +583,45 @@ private struct InstanceKey: Hashable {
     }
 }
 
-/// Controller instances by what they are found by, each list oldest first. Instances found by class alone (the
-/// common case) are in a table by class, found without hashing.
+/// Controller instances by what they are found by, as lists linked newest first. Instances found by class alone (the
+/// common case) are in a table by class, found without hashing. Everything in it is a plain value: finding an
+/// instance copies no storage.
 private struct InstanceIndex {
-    private var byClass = ClassTable<[Int]>(empty: [])
-    private var byKey: [InstanceKey: [Int]] = [:]
-
-    /// How many instances have the key, and the newest; nil for none.
-    func newest(_ key: InstanceKey) -> (index: Int, count: Int)? {
-        if key.label == nil, let className = key.className {
-            let list = byClass[className]
-            guard let last = list.last else { return nil }
-            return (last, list.count)
-        }
-        guard let list = byKey[key], let last = list.last else { return nil }
-        return (last, list.count)
+    /// The newest instance with a key, and how many it has.
+    struct List {
+        var newest: Int
+        var count: Int
     }
 
-    /// The instance at `position` (0 is the oldest) among those `newest` counted.
-    func instance(_ position: Int, of key: InstanceKey) -> Int {
-        if key.label == nil, let className = key.className { return byClass[className][position] }
-        return byKey[key]![position]
+    private var byClass = ClassTable<List?>(empty: nil)
+    private var byKey: [InstanceKey: List] = [:]
+    /// By instance: the instance before it with the same key; -1 for the oldest.
+    private var previous: [Int] = []
+
+    /// The instances with the key; nil for none.
+    @inline(__always)
+    func list(_ key: InstanceKey) -> List? {
+        if key.label == nil, let className = key.className { return byClass[className] }
+        return byKey[key]
     }
 
+    /// The instance before `instance` in its list; nil for the oldest.
+    func instance(before instance: Int) -> Int? {
+        let before = previous[instance]
+        return before >= 0 ? before : nil
+    }
+
+    /// Adds an instance, the next number there is.
     mutating func add(_ instance: Int, _ key: InstanceKey) {
+        precondition(instance == previous.count, "instances are added in order")
+        let list = self.list(key)
+        previous.append(list?.newest ?? -1)
+        let longer = List(newest: instance, count: (list?.count ?? 0) + 1)
         if key.label == nil, let className = key.className {
-            byClass.update(className) { $0.append(instance) }
-            return
+            byClass[className] = longer
+        } else {
+            byKey[key] = longer
         }
-        byKey[key, default: []].append(instance)
     }
 }
 

@@ -8,7 +8,7 @@ struct Event {
     /// The time as written; empty when the line has none.
     var time: TimeText
     var pid: Int?
-    var process: String?
+    var process: ProcessName?
     var thread: ThreadID?
     var message: CallbackMessage
 
@@ -20,33 +20,23 @@ struct CallbackMessage {
     var callback: Callback
     /// The class named (nil for markers, and for app and scene callbacks logged with no class).
     var className: ClassName?
-    /// The callback as spelled in the log; nil for markers and UIKit's notices.
+    /// The callback as spelled in the log, or a UIKit notice's whole text (`Unbalanced calls to begin/end appearance
+    /// transitions for <C: 0x1>.`); nil for markers.
     var spelling: Spelling?
     /// What names the instance, when the message logs it: its address or an id.
     var instance: InstanceLabel?
-    /// The whole text of a UIKit notice (`Unbalanced calls to begin/end appearance transitions for <C: 0x1>.`).
-    var notice: String?
 }
 
 /// What names one instance in a log: its address (`0x…`), or another id (a UUID).
 enum InstanceLabel: Hashable {
     case address(InstanceAddress)
-    case text(String)
-
-    /// A logged address: its value when it is hexadecimal, otherwise its text, lower-cased.
-    init(_ bytes: UnsafeRawBufferPointer.SubSequence) {
-        if let value = InstanceAddress(bytes) {
-            self = .address(value)
-        } else {
-            self = .text(String(decoding: bytes, as: UTF8.self).lowercased())
-        }
-    }
+    case id(InstanceID)
 
     /// As reports write it: lower-cased.
-    var text: String {
+    func text(_ names: NameTable) -> String {
         switch self {
         case .address(let address): address.text
-        case .text(let text): text
+        case .id(let id): names[id]
         }
     }
 }
@@ -83,12 +73,15 @@ extension NameTable {
 
     /// The callback as the log spelled it (a notice's whole text; a marker as it is written).
     func spelled(_ message: CallbackMessage) -> String {
-        message.spelling.map { self[$0] } ?? message.notice ?? message.callback.rawValue
+        message.spelling.map { self[$0] } ?? message.callback.rawValue
     }
+
+    /// The instance's address or id as reports write it; nil when the message logs none.
+    func instanceText(_ message: CallbackMessage) -> String? { message.instance?.text(self) }
 
     /// The message with its names written out.
     func lifecycleMessage(_ message: CallbackMessage, end: Int) -> LifecycleMessage {
-        LifecycleMessage(className: className(of: message), address: message.instance?.text, callback: message.callback,
+        LifecycleMessage(className: className(of: message), address: instanceText(message), callback: message.callback,
                          spelled: spelled(message), end: end)
     }
 }

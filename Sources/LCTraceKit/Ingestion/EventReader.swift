@@ -23,7 +23,6 @@ final class EventReader {
     private var timestamps = TimestampReader()
     /// The process and thread ids of the last event, and the bytes they were read from.
     private var ids = IDReader()
-    private var processNames = ProcessNameReader()
     /// The line observer, and what it is told of the line being read.
     private let observer: ((LineReading) -> Void)?
     private var observed = LineReading(input: "", line: 0, text: "", disposition: "")
@@ -220,7 +219,8 @@ final class EventReader {
             micros = timestamps.microseconds(bytes)
         }
         let event = Event(line: lineNumber, micros: micros, time: time, pid: pid,
-                          process: header.process.map { processNames.read(line[$0]) }, thread: thread, message: message)
+                          process: header.process.flatMap { messageParser.names.processName(line[$0]) }, thread: thread,
+                          message: message)
         guard receiver.take(event) else {
             if observer != nil { observed.reason = OtherReason.notAController.rawValue }
             return false
@@ -242,7 +242,7 @@ final class EventReader {
         switch reading {
         case .message(let message, _):
             observed.className = messageParser.names.className(of: message)
-            observed.address = message.instance?.text
+            observed.address = messageParser.names.instanceText(message)
             observed.callback = message.callback
             observed.spelled = messageParser.names.spelled(message)
         case .other(let reason): observed.reason = reason.rawValue
@@ -282,24 +282,6 @@ struct IDReader {
         lastPid = Int(decoding: line[pid])
         lastThread = ThreadID(UnsafeRawBufferPointer(rebasing: line[tid]))
         return (lastPid, lastThread)
-    }
-}
-
-/// Reads a line's process name, remembering the last one: consecutive lines nearly always come from one process, so
-/// the name is compared with the last line's instead of made again.
-struct ProcessNameReader {
-    private var lastBytes = RememberedBytes()
-    private var lastName = ""
-
-    mutating func read(_ bytes: UnsafeRawBufferPointer.SubSequence) -> String {
-        guard let base = bytes.base.baseAddress, bytes.count <= RememberedBytes.capacity else {
-            return String(decoding: bytes, as: UTF8.self)
-        }
-        let start = base + bytes.startIndex
-        if lastBytes.equals(start, count: bytes.count) { return lastName }
-        lastBytes.remember(start, count: bytes.count)
-        lastName = String(decoding: bytes, as: UTF8.self)
-        return lastName
     }
 }
 

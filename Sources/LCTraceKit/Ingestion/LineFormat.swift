@@ -142,7 +142,7 @@ public struct LineHeader: Equatable {
 public final class LineHeaderParser {
     public let format: LineFormat
     /// Nil for `bare`, which has no header.
-    private let matcher: (any LineMatcher<LineHeader>)?
+    private let matcher: ChosenMatcher<HandHeaderMatcher, PCRE2HeaderMatcher>?
 
     /// `fastPath: false` matches with PCRE2 even where a hand-written matcher exists (to compare the two).
     public convenience init(format: LineFormat, limits: PCRE2Limits = PCRE2Limits(), fastPath: Bool = true) throws(PCRE2CompileError) {

@@ -46,6 +46,21 @@ final class FastPathMatcher<Fast: LineMatcher, Exact: LineMatcher>: LineMatcher 
     }
 }
 
+/// The matcher a run chose for one kind of thing: the exact one alone, or a hand-written one in front of it. Held as
+/// concrete types, so that matching a line is a direct call.
+enum ChosenMatcher<Fast: LineMatcher, Exact: LineMatcher> where Fast.Match == Exact.Match {
+    case exact(Exact)
+    case fastPath(FastPathMatcher<Fast, Exact>)
+
+    @inline(__always)
+    func firstMatch(_ line: UnsafeRawBufferPointer, in range: Range<Int>) throws(PCRE2MatchError) -> Exact.Match? {
+        switch self {
+        case .exact(let matcher): try matcher.firstMatch(line, in: range)
+        case .fastPath(let matcher): try matcher.firstMatch(line, in: range)
+        }
+    }
+}
+
 /// Which matchers a run reads with, decided once for the run: the hand-written matchers and the memo of recognised
 /// messages in front of PCRE2 (the fast path, the default), or PCRE2 alone (to compare the two).
 enum MatcherChoice: Sendable {
@@ -57,18 +72,18 @@ enum MatcherChoice: Sendable {
     }
 
     /// The matcher for `format`'s header; nil for `bare`, which has none.
-    func headerMatcher(for format: LineFormat, limits: PCRE2Limits) throws(PCRE2CompileError) -> (any LineMatcher<LineHeader>)? {
+    func headerMatcher(for format: LineFormat, limits: PCRE2Limits) throws(PCRE2CompileError) -> ChosenMatcher<HandHeaderMatcher, PCRE2HeaderMatcher>? {
         guard let pattern = format.pattern else { return nil }
         let exact = try PCRE2HeaderMatcher(pattern, anchored: format.isAnchoredBuiltIn, limits: limits)
-        guard self == .fastPath, let hand = format.handHeader else { return exact }
-        return FastPathMatcher(HandHeaderMatcher(hand), before: exact)
+        guard self == .fastPath, let hand = format.handHeader else { return .exact(exact) }
+        return .fastPath(FastPathMatcher(HandHeaderMatcher(hand), before: exact))
     }
 
     /// The matcher for the anchored message forms (`MessageParser.pattern`).
-    func messageFormMatcher(limits: PCRE2Limits) -> any LineMatcher<MessageForm> {
+    func messageFormMatcher(limits: PCRE2Limits) -> ChosenMatcher<HandMessageFormMatcher, PCRE2MessageFormMatcher> {
         let exact = PCRE2MessageFormMatcher(limits: limits)
-        guard self == .fastPath else { return exact }
-        return FastPathMatcher(HandMessageFormMatcher(), before: exact)
+        guard self == .fastPath else { return .exact(exact) }
+        return .fastPath(FastPathMatcher(HandMessageFormMatcher(), before: exact))
     }
 
     /// Whether whole messages already recognised are looked up before they are matched.

@@ -50,7 +50,7 @@ public final class MessageParser {
     }()
 
     /// The anchored forms: the hand-written matcher in front of PCRE2, or PCRE2 alone (`MatcherChoice`).
-    private let forms: any LineMatcher<MessageForm>
+    private let forms: ChosenMatcher<HandMessageFormMatcher, PCRE2MessageFormMatcher>
     /// Reads the messages the anchored forms do not: a callback named anywhere, the controller around it.
     private let looseReader: LooseMessageReader
     /// The names of the messages read: the run's (each thread's parser has its own).
@@ -63,9 +63,10 @@ public final class MessageParser {
     /// Whole message texts already recognised as lifecycle messages, with what they were recognised as (`end`
     /// counted from the message's start): logs repeat the same few hundred callback lines, and one lookup of the
     /// text costs less than matching it. Only messages with no instance named and nothing after them are kept;
-    /// ordinary app logging is not kept, so the varied text of other lines cannot crowd them out. Nil when the run
+    /// ordinary app logging is not kept, so the varied text of other lines cannot crowd them out. Not used when the run
     /// matches every message (`MatcherChoice.exactOnly`).
-    private var recognisedMessages: ByteStringCache<RecognisedMessage>?
+    private var recognisedMessages = ByteStringCache<RecognisedMessage>()
+    private let remembersMessages: Bool
 
     private struct RecognisedMessage {
         var callback: Callback
@@ -82,7 +83,7 @@ public final class MessageParser {
     init(limits: PCRE2Limits, matchers: MatcherChoice, names: NameTable) {
         forms = matchers.messageFormMatcher(limits: limits)
         looseReader = LooseMessageReader(limits: limits)
-        recognisedMessages = matchers.remembersMessages ? ByteStringCache() : nil
+        remembersMessages = matchers.remembersMessages
         self.names = names
         // A fresh table has room.
         anonymousClass = names.className(MessageParser.anonymousClass)!
@@ -107,17 +108,18 @@ public final class MessageParser {
     func read(_ line: UnsafeRawBufferPointer, message range: Range<Int>) throws(PCRE2MatchError) -> MessageReading {
         // What a message is recognised as depends on its bytes alone (no form looks outside them).
         let text = UnsafeRawBufferPointer(rebasing: line[range])
-        guard recognisedMessages != nil else { return try recognise(line, message: range) }
-        if let known = recognisedMessages!.value(for: text) {
+        guard remembersMessages else { return try recognise(line, message: range) }
+        if let known = recognisedMessages.value(for: text) {
             return .message(CallbackMessage(callback: known.callback, className: known.className, spelling: known.spelling),
                             end: range.lowerBound + Int(known.end))
         }
         let reading = try recognise(line, message: range)
         // Kept only when the text is the message alone: text after it (a second record glued on by a lost newline)
         // would make a key seen once.
-        if case .message(let message, let end) = reading, message.instance == nil, message.notice == nil, let spelling = message.spelling,
+        if case .message(let message, let end) = reading, message.instance == nil, message.callback.noticeRule == nil,
+           let spelling = message.spelling,
            LineBytes.trimmed(line, end..<range.upperBound).isEmpty {
-            recognisedMessages!.store(RecognisedMessage(callback: message.callback, end: Int32(end - range.lowerBound),
+            recognisedMessages.store(RecognisedMessage(callback: message.callback, end: Int32(end - range.lowerBound),
                                                         className: message.className, spelling: spelling), for: text)
         }
         return reading
@@ -176,9 +178,21 @@ public final class MessageParser {
             if selector.callback.isSharedWithOtherClasses { return .other(.sharedCallbackWithoutClass) }
             className = anonymousClass
         }
+        var instance: InstanceLabel?
+        if let address {
+            guard let label = instanceLabel(line[address]) else { return .unread(.tooManyNames) }
+            instance = label
+        }
         return .message(CallbackMessage(callback: selector.callback, className: className, spelling: selector.spelling,
-                                        instance: address.map { InstanceLabel(line[$0]) }),
+                                        instance: instance),
                         end: end)
+    }
+
+    /// A logged address, by its value when it is hexadecimal, otherwise an id by its text, lower-cased. Nil when the
+    /// name table has no room for the id.
+    private func instanceLabel(_ bytes: UnsafeRawBufferPointer.SubSequence) -> InstanceLabel? {
+        if let address = InstanceAddress(bytes) { return .address(address) }
+        return names.instanceID(String(decoding: bytes, as: UTF8.self).lowercased()).map(InstanceLabel.id)
     }
 
     private static let calledDirectlyNotice: StaticString = "directly on a view controller is not supported"
@@ -229,11 +243,13 @@ public final class MessageParser {
             while index < end, LineBytes.isSpace(line[index]) { index += 1 }
             let addressStart = index
             while index < end, line[index] != UInt8(ascii: ">"), !LineBytes.isSpace(line[index]) { index += 1 }
-            if index > addressStart { instance = InstanceLabel(line[addressStart..<index]) }
+            if index > addressStart {
+                guard let label = instanceLabel(line[addressStart..<index]) else { return .unread(.tooManyNames) }
+                instance = label
+            }
         }
-        return .message(CallbackMessage(callback: callback, className: className, instance: instance,
-                                        notice: String(decoding: line[text], as: UTF8.self)),
-                        end: end)
+        guard let spelling = names.notice(String(decoding: line[text], as: UTF8.self)) else { return .unread(.tooManyNames) }
+        return .message(CallbackMessage(callback: callback, className: className, spelling: spelling, instance: instance), end: end)
     }
 
     @inline(__always)

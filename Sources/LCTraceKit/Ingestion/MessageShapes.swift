@@ -18,8 +18,9 @@ public enum OtherReason: String, Sendable, CaseIterable {
 public enum UnreadReason: String, Sendable, CaseIterable {
     /// The text before the callback is a sentence, not a controller's name or a tag.
     case noControllerBefore = "the text before the callback names no controller"
-    /// The run has met more distinct class names or callback spellings than it keeps (`NameTable.limit`).
-    case tooManyNames = "more distinct class names or callback spellings than lctrace keeps (65536 of each)"
+    /// The run has met more distinct names of one kind (class names, callback spellings, instance ids, notices) than it
+    /// keeps (`NameTable.limit`).
+    case tooManyNames = "more distinct class names, spellings, instance ids or notices than lctrace keeps (65536 of each)"
 }
 
 /// A loose reading of a message: a lifecycle callback found anywhere in it, and the controller named around it.

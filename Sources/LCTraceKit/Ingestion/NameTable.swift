@@ -4,26 +4,60 @@ struct ClassName: Hashable, Sendable {
     fileprivate let number: Int32
 }
 
-/// A callback as it was spelled in the log (`viewWillAppear:`, `viewWillAppear(_:)`), as the run's `NameTable` knows it.
+/// A callback as it was spelled in the log (`viewWillAppear:`, `viewWillAppear(_:)`; a UIKit notice's whole text), as
+/// the run's `NameTable` knows it.
 struct Spelling: Hashable, Sendable {
     fileprivate let number: Int32
 }
 
-/// The names a run reads, each kept once: controller classes and callback spellings. Events carry `ClassName` and
-/// `Spelling` values, which the analysis compares and keeps, and whose text it asks of the table only where it writes
-/// one. How names are numbered is known in this file alone.
+/// An instance id logged with a callback that is not a hexadecimal address (a UUID), lower-cased, as the run's
+/// `NameTable` knows it.
+struct InstanceID: Hashable, Sendable {
+    fileprivate let number: Int32
+}
+
+/// A process name from a line's header, as the run's `NameTable` knows it.
+struct ProcessName: Hashable, Sendable {
+    fileprivate let number: Int32
+}
+
+/// The names a run reads, each kept once: controller classes, callback spellings, instance ids and process names.
+/// Events carry them as plain values (`ClassName`, `Spelling`, `InstanceID`, `ProcessName`), which the analysis
+/// compares and keeps, and whose text it asks of the table only where it writes one. How names are numbered is known
+/// in this file alone.
 ///
 /// A table holds at most `limit` names of each kind, so hostile input cannot grow it without bound: a message whose
-/// name finds no room is not read (`UnreadReason.tooManyNames`), and is counted.
+/// class, spelling or id finds no room is not read (`UnreadReason.tooManyNames`), and is counted; a process name that
+/// finds none is left out of its event.
 final class NameTable {
     static let limit = 65_536
 
-    private var classNumbers: [String: Int32] = [:]
-    private var classTexts: [String] = []
-    private var spellingNumbers: [String: Int32] = [:]
-    private var spellingTexts: [String] = []
+    /// One kind of name: text → number, and number → text.
+    private struct Names {
+        var numbers: [String: Int32] = [:]
+        var texts: [String] = []
+
+        mutating func number(for text: String) -> Int32? {
+            if let number = numbers[text] { return number }
+            guard texts.count < NameTable.limit else { return nil }
+            let number = Int32(texts.count)
+            numbers[text] = number
+            texts.append(text)
+            return number
+        }
+    }
+
+    private var classes = Names()
+    private var spellings = Names()
+    /// UIKit's notices, each a spelling of its own (their texts name an instance, so there are many): kept apart, so
+    /// that they cannot take the room of the callbacks' spellings. Numbered from -1 down.
+    private var notices = Names()
+    private var instanceIDs = Names()
+    private var processes = Names()
     /// Logged class (with its module, or mangled) → its name, found again by its bytes without making a String.
     private var classesByBytes = ByteStringCache<ClassName>()
+    /// The bytes of the last process name read, and its name: consecutive lines nearly always come from one process.
+    private var lastProcess = (bytes: RememberedBytes(), name: ProcessName?.none)
 
     init() {}
 
@@ -38,27 +72,35 @@ final class NameTable {
     }
 
     /// The class named `text` (already without its module). Nil when the table is full.
-    func className(_ text: String) -> ClassName? {
-        if let number = classNumbers[text] { return ClassName(number: number) }
-        guard classTexts.count < NameTable.limit else { return nil }
-        let number = Int32(classTexts.count)
-        classNumbers[text] = number
-        classTexts.append(text)
-        return ClassName(number: number)
-    }
+    func className(_ text: String) -> ClassName? { classes.number(for: text).map { ClassName(number: $0) } }
 
     /// The spelling `text`. Nil when the table is full.
-    func spelling(_ text: String) -> Spelling? {
-        if let number = spellingNumbers[text] { return Spelling(number: number) }
-        guard spellingTexts.count < NameTable.limit else { return nil }
-        let number = Int32(spellingTexts.count)
-        spellingNumbers[text] = number
-        spellingTexts.append(text)
-        return Spelling(number: number)
+    func spelling(_ text: String) -> Spelling? { spellings.number(for: text).map { Spelling(number: $0) } }
+
+    /// A UIKit notice's whole text, as a spelling. Nil when the table is full.
+    func notice(_ text: String) -> Spelling? { notices.number(for: text).map { Spelling(number: -1 - $0) } }
+
+    /// The instance id `text` (lower-cased by the caller). Nil when the table is full.
+    func instanceID(_ text: String) -> InstanceID? { instanceIDs.number(for: text).map { InstanceID(number: $0) } }
+
+    /// The process named by `bytes`. Nil when the table is full.
+    @inline(__always)
+    func processName(_ bytes: UnsafeRawBufferPointer.SubSequence) -> ProcessName? {
+        guard let base = bytes.base.baseAddress else { return nil }
+        let start = base + bytes.startIndex
+        if lastProcess.bytes.equals(start, count: bytes.count) { return lastProcess.name }
+        let name = processes.number(for: String(decoding: bytes, as: UTF8.self)).map { ProcessName(number: $0) }
+        lastProcess.bytes.remember(start, count: bytes.count)
+        lastProcess.name = name
+        return name
     }
 
-    subscript(name: ClassName) -> String { classTexts[Int(name.number)] }
-    subscript(spelling: Spelling) -> String { spellingTexts[Int(spelling.number)] }
+    subscript(name: ClassName) -> String { classes.texts[Int(name.number)] }
+    subscript(spelling: Spelling) -> String {
+        spelling.number >= 0 ? spellings.texts[Int(spelling.number)] : notices.texts[Int(-1 - spelling.number)]
+    }
+    subscript(id: InstanceID) -> String { instanceIDs.texts[Int(id.number)] }
+    subscript(process: ProcessName) -> String { processes.texts[Int(process.number)] }
 
     /// `Module.Class` → `Class`; a Swift mangled class name (`_TtC7ShopApp14CartController`,
     /// `_TtCV14__lldb_expr_9010SampleView11Coordinator`) → its last name (`CartController`, `Coordinator`).
@@ -103,10 +145,11 @@ struct ClassTable<Value> {
         self.empty = empty
     }
 
+    /// Read in place: a value holding storage (an array) is not retained and released to be read.
     subscript(name: ClassName) -> Value {
-        get {
+        _read {
             let index = Int(name.number)
-            return index < values.count ? values[index] : empty
+            if index < values.count { yield values[index] } else { yield empty }
         }
         set {
             let index = Int(name.number)

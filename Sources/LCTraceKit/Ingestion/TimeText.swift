@@ -1,51 +1,48 @@
-/// A timestamp as written in the log, kept inline without allocating until it is printed: most events' times are
-/// never printed (only a session's first and last, and a transition's start, unless every event is listed).
+/// A timestamp as written in the log, kept inline: a plain value of 136 bytes, copied without reference counting and
+/// made into a String only when printed (most events' times never are: only a session's first and last, and a
+/// transition's start, unless every event is listed).
+///
+/// Every built-in format's time fits, and so does a custom pattern's time of up to 128 bytes. A longer one keeps its
+/// first bytes and ends with `…`.
 public struct TimeText: Sendable, Equatable, CustomStringConvertible {
-    public static let inlineCapacity = 48
-    private var inline: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
-    private var count = 0
-    /// A time longer than the inline room (from a custom pattern).
-    private var long: String?
+    public static let capacity = 128
+    private var bytes: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    private var count: UInt8 = 0
 
     public init(_ bytes: UnsafeRawBufferPointer.SubSequence) {
         self.init(UnsafeRawBufferPointer(rebasing: bytes))
     }
 
-    public init(_ bytes: UnsafeRawBufferPointer) {
-        guard bytes.count <= TimeText.inlineCapacity else {
-            long = String(decoding: bytes, as: UTF8.self)
+    public init(_ text: UnsafeRawBufferPointer) {
+        guard text.count <= TimeText.capacity else {
+            // Cut where a character starts, and mark the cut.
+            let ellipsis: [UInt8] = [0xE2, 0x80, 0xA6]
+            var end = TimeText.capacity - ellipsis.count
+            while end > 0, text[end] & 0xC0 == 0x80 { end -= 1 }
+            self = (Array(text[..<end]) + ellipsis).withUnsafeBytes { TimeText(fitting: $0) }
             return
         }
-        setInline(bytes)
+        self.init(fitting: text)
+    }
+
+    /// `text`, at most `capacity` bytes.
+    private init(fitting text: UnsafeRawBufferPointer) {
+        count = UInt8(text.count)
+        guard let source = text.baseAddress, !text.isEmpty else { return }
+        withUnsafeMutableBytes(of: &bytes) { $0.baseAddress!.copyMemory(from: source, byteCount: text.count) }
     }
 
     /// No time (what an event whose line has none carries).
     init() {}
 
-    var isEmpty: Bool { count == 0 && long == nil }
-
-    /// The length of the text in bytes.
-    var utf8Count: Int { long?.utf8.count ?? count }
+    var isEmpty: Bool { count == 0 }
 
     /// The time, or nil when there is none.
     var nonEmpty: TimeText? { isEmpty ? nil : self }
 
-    /// Becomes the time written in `bytes`. When it fits inline (every built-in format's time does) and this one is
-    /// inline too, only the bytes are copied: assigning a whole new value would retain and release its long text's
-    /// storage, even when there is none.
-    @inline(__always)
-    mutating func assign(_ bytes: UnsafeRawBufferPointer) {
-        guard long == nil, bytes.count <= TimeText.inlineCapacity else { self = TimeText(bytes); return }
-        setInline(bytes)
-    }
-
-    /// Holds `bytes` (at most `inlineCapacity`) inline.
-    @inline(__always)
-    private mutating func setInline(_ bytes: UnsafeRawBufferPointer) {
-        count = bytes.count
-        guard let source = bytes.baseAddress, count > 0 else { return }
-        withUnsafeMutableBytes(of: &inline) { $0.baseAddress!.copyMemory(from: source, byteCount: bytes.count) }
-    }
+    /// The length of the text in bytes.
+    var utf8Count: Int { Int(count) }
 
     /// The text, made into a String now.
     public var string: String {
@@ -56,9 +53,8 @@ public struct TimeText: Sendable, Equatable, CustomStringConvertible {
 
     /// The text's UTF-8 bytes, without making a String.
     public func withUTF8<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        if let long { return long.withUTF8Bytes(body) }
-        let count = self.count
-        return withUnsafeBytes(of: inline) { body(UnsafeRawBufferPointer(start: $0.baseAddress, count: count)) }
+        let count = Int(self.count)
+        return withUnsafeBytes(of: bytes) { body(UnsafeRawBufferPointer(start: $0.baseAddress, count: count)) }
     }
 
     public static func == (lhs: TimeText, rhs: TimeText) -> Bool {
