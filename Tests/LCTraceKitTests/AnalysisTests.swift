@@ -421,7 +421,7 @@ import Testing
 }
 
 @Suite struct LongTimesTests {
-    /// Long times (a custom format's, up to 128 bytes) are kept whole wherever a report shows one, also when long and
+    /// Long times (a custom format's, up to 120 bytes) are kept whole wherever a report shows one, also when long and
     /// short times alternate.
     @Test func longAndShortTimesAreKeptWhole() throws {
         let long = { (clock: String) in "2024-02-09 08:14:\(clock)+0100 Central European Standard Time, Berlin office" }
@@ -521,13 +521,13 @@ import Testing
         #expect(result.sessions.first?.pid == 7)
     }
 
-    /// A time longer than 128 bytes is cut where a character starts, and the cut is marked.
+    /// A time longer than 120 bytes is cut where a character starts, and the cut is marked.
     @Test func aTimeLongerThanItsRoomIsCutAndMarked() {
         let text = String(repeating: "é", count: 70)
         let time = Array(text.utf8).withUnsafeBytes { TimeText($0) }
-        #expect(time.string == String(repeating: "é", count: 62) + "…")
-        #expect(time.utf8Count == 127)
-        let fits = String(repeating: "9", count: 128)
+        #expect(time.string == String(repeating: "é", count: 58) + "…")
+        #expect(time.utf8Count == 119)
+        let fits = String(repeating: "9", count: 120)
         #expect(Array(fits.utf8).withUnsafeBytes { TimeText($0) }.string == fits)
     }
 }

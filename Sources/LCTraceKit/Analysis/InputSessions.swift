@@ -66,9 +66,7 @@ final class InputSessions: EventReceiver {
         if callback.family == .controller, !callback.isSharedWithOtherClasses, let className {
             classFilter.noteControllerCallback(className)
         }
-        let session = currentSession!
-        if let logged = event.micros { event.micros = session.sessionTime(logged, line: event.line) }
-        session.handle(event)
+        currentSession!.handle(event)
         return true
     }
 

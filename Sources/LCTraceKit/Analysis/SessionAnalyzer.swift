@@ -83,6 +83,8 @@ final class SessionAnalyzer: TransitionContext {
     private var startMicros: Int64?
     private var startTime: TimeText?
     private var lastMicros: Int64?
+    /// The session's time of the event being handled (`sessionTime`).
+    private var eventMicros: Int64?
     /// Added to every time read: the sum of the steps back the clock took (two logs pasted out of order, a time of
     /// day past midnight). A session's time never goes back, so durations across a step back count as zero.
     private var clockShift: Int64 = 0
@@ -152,7 +154,7 @@ final class SessionAnalyzer: TransitionContext {
 
     /// The session's time of an event logged at `micros`: as logged, shifted by the steps back the clock took.
     @inline(__always)
-    func sessionTime(_ micros: Int64, line: Int) -> Int64 {
+    private func sessionTime(_ micros: Int64, line: Int) -> Int64 {
         let shifted = micros &+ clockShift
         guard let lastMicros, shifted < lastMicros else { return shifted }
         clockShift &+= lastMicros - shifted
@@ -161,11 +163,13 @@ final class SessionAnalyzer: TransitionContext {
         return lastMicros
     }
 
-    /// Takes an event whose time is the session's (`sessionTime`).
+    /// Takes the session's next event.
     func handle(_ event: borrowing Event) {
         eventCount += 1
         endLine = event.line
-        if let micros = event.micros {
+        eventMicros = nil
+        if let logged = event.micros { eventMicros = sessionTime(logged, line: event.line) }
+        if let micros = eventMicros {
             if startMicros == nil { startMicros = micros; startTime = event.time.nonEmpty }
             lastMicros = micros
             endTime = event.time
@@ -181,7 +185,7 @@ final class SessionAnalyzer: TransitionContext {
             emit(mainThread.take(.init(thread: thread, line: event.line, callback: callback, subject: subject), decides: decides))
         }
         recentEvents.note(line: event.line, message: event.message)
-        recordLaunchTiming(callback, micros: event.micros)
+        recordLaunchTiming(callback, micros: eventMicros)
 
         switch callback.family {
         case .controller:
@@ -302,7 +306,7 @@ final class SessionAnalyzer: TransitionContext {
         if callback == .dealloc || callback == .viewWillAppear { leaks.disarm(index) }
         update(index, with: event, flagged: violated)
         if callback.isAppearanceCallback {
-            transitions.observe(ObservedStep(controller: index, callback: callback, line: event.line, micros: event.micros),
+            transitions.observe(ObservedStep(controller: index, callback: callback, line: event.line, micros: eventMicros),
                                 time: event.time, violated: violated, context: self)
         }
     }
@@ -386,11 +390,11 @@ final class SessionAnalyzer: TransitionContext {
     private func update(_ index: Int, with event: borrowing Event, flagged: Bool) {
         if recordsEvents { keep(event, subject: name(of: index)) { controllerReports[index].events.append($0) } }
         // In place (inout on the elements): a copy of the state would duplicate its arrays on every callback.
-        SessionAnalyzer.update(&controllers[index], &controllerReports[index], with: event, flagged: flagged)
+        SessionAnalyzer.update(&controllers[index], &controllerReports[index], with: event, micros: eventMicros, flagged: flagged)
     }
 
     private static func update(_ state: inout ControllerState, _ report: inout ControllerReport, with event: borrowing Event,
-                               flagged: Bool) {
+                               micros: Int64?, flagged: Bool) {
         let callback = event.callback
         if state.firstCallback == nil { state.firstCallback = callback }
         if callback.isAppearanceCallback, state.firstAppearanceLine == nil { state.firstAppearanceLine = event.line }
@@ -398,7 +402,7 @@ final class SessionAnalyzer: TransitionContext {
         report.lastLine = event.line
         switch callback {
         case .viewDidLoad:
-            state.loadMicros = event.micros
+            state.loadMicros = micros
         case .didReceiveMemoryWarning, .viewDidUnload:
             state.viewMayBeUnloaded = true
             state.appearanceWithoutLoad = nil
@@ -413,15 +417,15 @@ final class SessionAnalyzer: TransitionContext {
         }
         if callback == .viewDidAppear, state.phase == .visible {
             if report.loadToFirstAppearMs == nil, report.appearances.isEmpty {
-                report.loadToFirstAppearMs = milliseconds(from: state.loadMicros, to: event.micros)
+                report.loadToFirstAppearMs = milliseconds(from: state.loadMicros, to: micros)
             }
             report.appearances.append(AppearanceSpan(appearedLine: event.line))
-            state.appearedMicros = event.micros
+            state.appearedMicros = micros
         }
         if callback == .viewDidDisappear, let last = report.appearances.indices.last,
            report.appearances[last].disappearedLine == nil {
             report.appearances[last].disappearedLine = event.line
-            report.appearances[last].durationMs = milliseconds(from: state.appearedMicros, to: event.micros)
+            report.appearances[last].durationMs = milliseconds(from: state.appearedMicros, to: micros)
         }
     }
 
@@ -536,7 +540,7 @@ final class SessionAnalyzer: TransitionContext {
     /// Streams the event when the output wants it live, and keeps its record on `timeline` when the report lists
     /// events.
     private func keep(_ event: borrowing Event, subject: String, on timeline: (EventRecord) -> Void) {
-        let live = LiveEvent(line: event.line, time: event.time, offsetMs: milliseconds(from: startMicros, to: event.micros),
+        let live = LiveEvent(line: event.line, time: event.time, offsetMs: milliseconds(from: startMicros, to: eventMicros),
                              callback: event.callback, spelled: names.spelled(event.message))
         if streamsLiveItems { feed.event(live, subject: subject, session: index, input: input) }
         if keepEvents { timeline(live.record) }
@@ -626,39 +630,47 @@ private struct InstanceIndex {
 }
 
 /// The last three events of a session, for the post-mortem, kept without allocating per event: each as its line and
-/// its message, whose names are written only if the post-mortem is.
+/// its message, whose names are written only if the post-mortem is. Held as three values, not an array: an array's
+/// uniqueness and bounds checks would come with every event.
 private struct RecentEvents {
-    private struct Entry {
-        var line: Int
-        var message: CallbackMessage
-    }
+    private typealias Entry = (line: Int, message: CallbackMessage)
 
     private static let capacity = 3
     private let names: NameTable
     /// Oldest first once full; `next` is where the next entry goes.
-    private var entries: [Entry] = []
+    private var entries: (Entry, Entry, Entry)
+    private var count = 0
     private var next = 0
 
     init(names: NameTable) {
         self.names = names
-        entries.reserveCapacity(RecentEvents.capacity)
+        let empty: Entry = (0, CallbackMessage(callback: .main))
+        entries = (empty, empty, empty)
     }
 
     mutating func note(line: Int, message: CallbackMessage) {
-        let entry = Entry(line: line, message: message)
-        if entries.count < RecentEvents.capacity {
-            entries.append(entry)
-        } else {
-            entries[next] = entry
+        switch next {
+        case 0: entries.0 = (line, message)
+        case 1: entries.1 = (line, message)
+        default: entries.2 = (line, message)
         }
+        if count < RecentEvents.capacity { count += 1 }
         next = next == RecentEvents.capacity - 1 ? 0 : next + 1
     }
 
+    private func entry(at position: Int) -> Entry {
+        switch position {
+        case 0: entries.0
+        case 1: entries.1
+        default: entries.2
+        }
+    }
+
     var described: String {
-        let ordered = entries.count < RecentEvents.capacity ? entries[...] : entries[next...] + entries[..<next]
-        return ordered.map { entry in
-            let className = names.className(of: entry.message)
-            return "line \(entry.line) \(className.map { $0 + " " } ?? "")\(names.spelled(entry.message))"
+        let positions = count < RecentEvents.capacity ? Array(0..<count) : Array(next..<count) + Array(0..<next)
+        return positions.map { position in
+            let (line, message) = entry(at: position)
+            return "line \(line) \(names.className(of: message).map { $0 + " " } ?? "")\(names.spelled(message))"
         }
         .joined(separator: ", ")
     }

@@ -119,7 +119,7 @@ struct TransitionTracker {
     }
 
     /// An appearance callback, after the controller's own automaton took it; `time` is its time as logged.
-    mutating func observe(_ step: ObservedStep, time: TimeText, violated: Bool, context: any TransitionContext) {
+    mutating func observe(_ step: ObservedStep, time: borrowing TimeText, violated: Bool, context: any TransitionContext) {
         // A participant starting over while a declared transition waits at rest for its other side: the wait is over.
         if open.isOpen, open.waitingForOtherSide, open.role(of: step.controller) != nil {
             close(context)

@@ -29,20 +29,30 @@ struct ByteStringCache<Value> {
     /// bytes; a lookup and a store take no closure, so the caller's state is not captured (and retained) per lookup.
     @inline(__always)
     func value(for bytes: UnsafeRawBufferPointer) -> Value? {
+        value(for: bytes, hash: ByteHash.of(bytes))
+    }
+
+    /// `value(for:)` with the bytes' `ByteHash` already worked out (to look them up in two caches).
+    @inline(__always)
+    func value(for bytes: UnsafeRawBufferPointer, hash: UInt32) -> Value? {
         guard bytes.count <= maxKeyLength else { return nil }
-        let (index, found) = slot(for: bytes, hash: ByteStringCache.hash(bytes))
+        let (index, found) = slot(for: bytes, hash: hash)
         return found ? values[Int(slots[index].value)] : nil
     }
 
     /// Keeps `value` for `bytes` (not yet kept), while there is room.
     mutating func store(_ value: Value, for bytes: UnsafeRawBufferPointer) {
+        store(value, for: bytes, hash: ByteHash.of(bytes))
+    }
+
+    /// `store(_:for:)` with the bytes' `ByteHash` already worked out.
+    mutating func store(_ value: Value, for bytes: UnsafeRawBufferPointer, hash: UInt32) {
         guard bytes.count <= maxKeyLength, values.count < limit else { return }
-        let hash = ByteStringCache.hash(bytes)
         let (index, found) = slot(for: bytes, hash: hash)
         guard !found else { return }
         if (values.count + 1) * 2 > slots.count {
             grow()
-            store(value, for: bytes)
+            store(value, for: bytes, hash: hash)
             return
         }
         slots[index] = Slot(hash: hash, offset: Int32(keyBytes.count), length: Int32(bytes.count), value: Int32(values.count))
@@ -79,11 +89,14 @@ struct ByteStringCache<Value> {
         guard let base = bytes.baseAddress, slot.length > 0 else { return true }
         return keyBytes.withUnsafeBytes { memcmp($0.baseAddress! + Int(slot.offset), base, bytes.count) == 0 }
     }
+}
 
+/// The hash `ByteStringCache` keys its entries by.
+enum ByteHash {
     /// Eight bytes at a time (the last word overlapping), mixed by multiplication; bytes outside `bytes` are
     /// never read.
     @inline(__always)
-    private static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    static func of(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         let multiplier: UInt64 = 0xFF51_AFD7_ED55_8CCD
         let count = bytes.count
         var hash = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15

@@ -104,7 +104,9 @@ public struct LineFormat: Sendable {
     /// a space.
     @inline(__always)
     static func classicProcessMayBeCompact(_ process: UnsafeRawBufferPointer.SubSequence) -> Bool {
-        guard process.count >= 3, let first = process.first else { return false }
+        let count = process.endIndex - process.startIndex
+        guard count >= 3 else { return false }
+        let first = process[process.startIndex]
         let second = process[process.startIndex + 1]
         let typeCode: Int
         switch first {
@@ -113,7 +115,7 @@ public struct LineFormat: Sendable {
         case UInt8(ascii: "F"): typeCode = second == UInt8(ascii: "a") ? 2 : 1
         default: typeCode = 0
         }
-        return typeCode > 0 && process.count > typeCode && process[process.startIndex + typeCode] == UInt8(ascii: " ")
+        return typeCode > 0 && count > typeCode && process[process.startIndex + typeCode] == UInt8(ascii: " ")
     }
 
     /// A partial header: tried only after every complete one, whatever format the line before had.

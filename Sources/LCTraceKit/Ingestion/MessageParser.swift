@@ -62,10 +62,14 @@ public final class MessageParser {
     private var selectors = ByteStringCache<(callback: Callback, spelling: Spelling)?>()
     /// Whole message texts already recognised as lifecycle messages, with what they were recognised as (`end`
     /// counted from the message's start): logs repeat the same few hundred callback lines, and one lookup of the
-    /// text costs less than matching it. Only messages with no instance named and nothing after them are kept;
-    /// ordinary app logging is not kept, so the varied text of other lines cannot crowd them out. Not used when the run
-    /// matches every message (`MatcherChoice.exactOnly`).
+    /// text costs less than matching it. Only messages with no instance named and nothing after them are kept.
+    /// Not used when the run matches every message (`MatcherChoice.exactOnly`).
     private var recognisedMessages = ByteStringCache<RecognisedMessage>()
+    /// Whole message texts already read as ordinary logging, with the reason: apps repeat their own logging as well
+    /// (a poll, a cache's statistics), and a line met again is then not searched for a callback again. Kept apart
+    /// from `recognisedMessages`, so that the varied text of other lines cannot crowd lifecycle messages out; both
+    /// are looked up with one hash of the text.
+    private var otherMessages = ByteStringCache<OtherReason>()
     private let remembersMessages: Bool
 
     private struct RecognisedMessage {
@@ -109,18 +113,24 @@ public final class MessageParser {
         // What a message is recognised as depends on its bytes alone (no form looks outside them).
         let text = UnsafeRawBufferPointer(rebasing: line[range])
         guard remembersMessages else { return try recognise(line, message: range) }
-        if let known = recognisedMessages.value(for: text) {
+        let hash = ByteHash.of(text)
+        if let known = recognisedMessages.value(for: text, hash: hash) {
             return .message(CallbackMessage(callback: known.callback, className: known.className, spelling: known.spelling),
                             end: range.lowerBound + Int(known.end))
         }
+        if let reason = otherMessages.value(for: text, hash: hash) { return .other(reason) }
         let reading = try recognise(line, message: range)
+        if case .other(let reason) = reading {
+            otherMessages.store(reason, for: text, hash: hash)
+            return reading
+        }
         // Kept only when the text is the message alone: text after it (a second record glued on by a lost newline)
         // would make a key seen once.
         if case .message(let message, let end) = reading, message.instance == nil, message.callback.noticeRule == nil,
            let spelling = message.spelling,
            LineBytes.trimmed(line, end..<range.upperBound).isEmpty {
             recognisedMessages.store(RecognisedMessage(callback: message.callback, end: Int32(end - range.lowerBound),
-                                                        className: message.className, spelling: spelling), for: text)
+                                                        className: message.className, spelling: spelling), for: text, hash: hash)
         }
         return reading
     }

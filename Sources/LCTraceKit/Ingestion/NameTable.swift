@@ -88,9 +88,10 @@ final class NameTable {
     func processName(_ bytes: UnsafeRawBufferPointer.SubSequence) -> ProcessName? {
         guard let base = bytes.base.baseAddress else { return nil }
         let start = base + bytes.startIndex
-        if lastProcess.bytes.equals(start, count: bytes.count) { return lastProcess.name }
+        let count = bytes.endIndex - bytes.startIndex
+        if lastProcess.bytes.equals(start, count: count) { return lastProcess.name }
         let name = processes.number(for: String(decoding: bytes, as: UTF8.self)).map { ProcessName(number: $0) }
-        lastProcess.bytes.remember(start, count: bytes.count)
+        lastProcess.bytes.remember(start, count: count)
         lastProcess.name = name
         return name
     }
@@ -145,11 +146,10 @@ struct ClassTable<Value> {
         self.empty = empty
     }
 
-    /// Read in place: a value holding storage (an array) is not retained and released to be read.
     subscript(name: ClassName) -> Value {
-        _read {
+        get {
             let index = Int(name.number)
-            if index < values.count { yield values[index] } else { yield empty }
+            return index < values.count ? values[index] : empty
         }
         set {
             let index = Int(name.number)

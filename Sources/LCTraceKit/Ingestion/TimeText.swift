@@ -1,13 +1,13 @@
-/// A timestamp as written in the log, kept inline: a plain value of 136 bytes, copied without reference counting and
+/// A timestamp as written in the log, kept inline: a plain value of 121 bytes (copied without a call to `memcpy`), copied without reference counting and
 /// made into a String only when printed (most events' times never are: only a session's first and last, and a
 /// transition's start, unless every event is listed).
 ///
-/// Every built-in format's time fits, and so does a custom pattern's time of up to 128 bytes. A longer one keeps its
+/// Every built-in format's time fits, and so does a custom pattern's time of up to 120 bytes. A longer one keeps its
 /// first bytes and ends with `…`.
 public struct TimeText: Sendable, Equatable, CustomStringConvertible {
-    public static let capacity = 128
+    public static let capacity = 120
     private var bytes: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-                        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+                        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     private var count: UInt8 = 0
 
     public init(_ bytes: UnsafeRawBufferPointer.SubSequence) {
