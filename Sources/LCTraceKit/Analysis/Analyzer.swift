@@ -89,15 +89,8 @@ public final class Analyzer: SessionFeed {
         if case .fixed(let format) = options.lineFormat { forcedFormat = format.name }
         let events = EventReader(name: name, recognizer: headerRecognizer, messageParser: messageParser, forcedFormat: forcedFormat,
                                  firstLine: section.firstLine, observer: lineObserver, receiver: sessions)
-        let reader = LineReader(fileDescriptor: fd, maxLineBytes: options.maxLineBytes, follow: options.follow, range: section.bytes)
-        if let progress {
-            var reported = 0
-            reader.onRead = { total in
-                progress(total - reported)
-                reported = total
-            }
-        }
-        try events.read(reader)
+        try events.read(fileDescriptor: fd, range: section.bytes, maxLineBytes: options.maxLineBytes, follow: options.follow,
+                        progress: progress)
         sessions.finish()
         var summary = events.summary
         summary.timeStepsBack = sessions.timeStepsBack

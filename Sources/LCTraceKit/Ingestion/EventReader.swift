@@ -49,8 +49,18 @@ final class EventReader {
         recognizer.reset()
     }
 
-    /// Reads every line of `reader`, then ends the input: the summary is complete.
-    func read(_ reader: LineReader) throws {
+    /// Reads every line of the input (of `range`, a section of it, when given), then ends it: the summary is
+    /// complete. `progress` is called with the bytes read since it was last called.
+    func read(fileDescriptor fd: Int32, range: Range<Int>?, maxLineBytes: Int, follow: Bool,
+              progress: (@Sendable (Int) -> Void)?) throws {
+        let reader = LineReader(fileDescriptor: fd, maxLineBytes: maxLineBytes, follow: follow, range: range)
+        if let progress {
+            var reported = 0
+            reader.onRead = { total in
+                progress(total - reported)
+                reported = total
+            }
+        }
         try reader.forEachLine { line, truncated in take(line, truncated: truncated) }
         replay(json.finish())
         if forcedFormat == nil, let firstFormat { summary.format = firstFormat }
