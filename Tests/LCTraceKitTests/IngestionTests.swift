@@ -123,6 +123,45 @@ import PCRE2
         }
     }
 
+    /// Ordinary logging met again is known by its text, with the same reason as when it was first read.
+    @Test func otherLoggingMetAgainKeepsItsReason() throws {
+        let parser = MessageParser()
+        let cases: [(String, OtherReason)] = [("Realtime: socket reconnected", .noCallback), ("+[CartViewController initialize]", .classMethod),
+                                              ("__39-[CartViewController viewDidLoad]_block_invoke", .blockInvoke)]
+        for (text, reason) in cases {
+            let bytes = Array(text.utf8)
+            for _ in 0..<3 {
+                guard case .other(let read) = try bytes.withUnsafeBytes({ try parser.read($0, message: 0..<bytes.count) }) else {
+                    Issue.record("\(text) is not read as other logging")
+                    continue
+                }
+                #expect(read == reason, "\(text)")
+            }
+        }
+    }
+
+    /// A hand-written matcher's "undecided" goes to the exact matcher behind it; its other answers stand.
+    @Test func undecidedGoesToTheExactMatcher() throws {
+        let exact = PCRE2MessageFormMatcher(limits: PCRE2Limits())
+        let fast = FastPathMatcher(HandMessageFormMatcher(), before: exact)
+        for text in ["<ShopApp.CartViewController: 0x7f8a> viewDidAppear(_:)", "-[CartViewController viewDidLoad]",
+                     "CartViewController >>>> viewDidLoad", "Realtime: socket reconnected"] {
+            let bytes = Array(text.utf8)
+            try bytes.withUnsafeBytes { line in
+                let expected = try exact.firstMatch(line, in: 0..<line.count)
+                let matched = try fast.firstMatch(line, in: 0..<line.count)
+                #expect(matched?.className == expected?.className && matched?.selector == expected?.selector
+                        && matched?.address == expected?.address && matched?.end == expected?.end, "\(text)")
+            }
+        }
+        let addressed = Array("<ShopApp.CartViewController: 0x7f8a> viewDidAppear(_:)".utf8)
+        let answer = addressed.withUnsafeBytes { HandMessageFormMatcher().match($0, in: 0..<$0.count) }
+        guard case .undecided = answer else {
+            Issue.record("the hand-written matcher decides an addressed form")
+            return
+        }
+    }
+
     /// Addresses read as logged, lower-cased: leading zeros kept, longer than 64 bits or not hexadecimal kept as text.
     @Test func addressesReadAsLoggedLowerCased() throws {
         let cases = [("<ShopApp.CartViewController: 0x7F8A> viewDidAppear(_:)", "0x7f8a"),
