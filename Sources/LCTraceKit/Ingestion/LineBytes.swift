@@ -38,6 +38,13 @@ enum LineBytes {
         return memcmp(base + bytes.startIndex, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0
     }
 
+    /// Whether `byte` occurs in `bytes`.
+    @inline(__always)
+    static func contains(_ byte: UInt8, in bytes: UnsafeRawBufferPointer.SubSequence) -> Bool {
+        guard let base = bytes.base.baseAddress, !bytes.isEmpty else { return false }
+        return memchr(base + bytes.startIndex, Int32(byte), bytes.endIndex - bytes.startIndex) != nil
+    }
+
     /// Where `needle` starts in `bytes` (the first place, or the last), or nil.
     static func find(_ needle: StaticString, in bytes: UnsafeRawBufferPointer.SubSequence, last: Bool = false) -> Int? {
         let count = needle.utf8CodeUnitCount

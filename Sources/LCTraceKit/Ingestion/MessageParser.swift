@@ -216,7 +216,7 @@ public final class MessageParser {
     private func otherNotice(_ line: UnsafeRawBufferPointer, _ range: Range<Int>) -> MessageReading? {
         let text = line[range]
         // Both name a controller as `<Class: 0x…>`: most lines of ordinary logging have no `<` and are done with here.
-        guard let base = line.baseAddress, memchr(base + range.lowerBound, Int32(UInt8(ascii: "<")), range.count) != nil else { return nil }
+        guard LineBytes.contains(UInt8(ascii: "<"), in: text) else { return nil }
         if let object = LineBytes.find(MessageParser.calledDirectlyObject, in: text, last: true),
            LineBytes.find(MessageParser.calledDirectlyNotice, in: text) != nil {
             return notice(.appearanceCalledDirectlyNotice, line, objectAt: object + MessageParser.calledDirectlyObject.utf8CodeUnitCount,
@@ -269,9 +269,3 @@ public final class MessageParser {
         return nil
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
