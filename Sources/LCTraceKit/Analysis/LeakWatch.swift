@@ -7,6 +7,8 @@ struct LeakWatch {
         var line: Int
         var micros: Int64?
         var kind: TransitionKind
+        /// Taken off its stack without a callback (a pop-to-root's intermediate): checked only when the session ends.
+        var silent = false
     }
 
     let timeoutMicros: Int64

@@ -90,6 +90,17 @@ public struct TransitionShape: Hashable, Sendable {
     }
 }
 
+/// How well a callback continues the transition under way, best first: it opens a new one or continues the start of
+/// a template with two controllers; it continues only a lone controller's template; it fits none.
+enum TransitionFit: Int, Comparable {
+    case opens = 0
+    case fitsPair = 1
+    case fitsLone = 2
+    case fitsNone = 3
+
+    static func < (lhs: TransitionFit, rhs: TransitionFit) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
 /// An ordering UIKit produces when one controller replaces another. Orders across the two controllers
 /// differ by transition kind (ground truth §11.3); within one controller `will` always precedes `did`.
 public struct TransitionTemplate: Sendable {
@@ -270,6 +281,24 @@ public enum TransitionTemplates {
         }
         return accepted.map { all[$0] }
     }
+
+    /// How far a shape goes along the templates: the start of one with two controllers, of a lone one, or of none.
+    static func fit(_ shape: TransitionShape) -> TransitionFit {
+        prefixFits[shape] ?? .fitsNone
+    }
+
+    /// Every start of every template (its first step, its first two, … all of it), and the best fit it gives.
+    private static let prefixFits: [TransitionShape: TransitionFit] = {
+        var fits: [TransitionShape: TransitionFit] = [:]
+        for template in all {
+            let fit: TransitionFit = template.isSingle ? .fitsLone : .fitsPair
+            for length in 1...template.steps.count {
+                let shape = TransitionShape(Array(template.steps.prefix(length)))
+                fits[shape] = min(fits[shape] ?? .fitsNone, fit)
+            }
+        }
+        return fits
+    }()
 
     /// How many leading steps of `observed` some template shares: the step after them is the first out of place.
     public static func longestKnownPrefix(of observed: [TransitionStep]) -> Int {

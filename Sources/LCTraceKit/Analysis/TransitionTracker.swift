@@ -16,9 +16,9 @@ protocol TransitionContext: AnyObject {
     func isChild(_ controller: Int) -> Bool
     /// Whether a controller other than `excluded` is visible.
     func isAnyOtherVisible(excluding excluded: [Int]) -> Bool
-    /// A transition closed; `removed` are the controllers it took off a navigation or modal stack, `endMicros` the
+    /// A transition closed; `removal` says which controllers it took off a navigation or modal stack, `endMicros` the
     /// time of its last callback.
-    func transitionClosed(_ report: consuming TransitionReport, removed: [Int], endMicros: Int64?)
+    func transitionClosed(_ report: consuming TransitionReport, removal: NavigationModel.Removal, endMicros: Int64?)
     func transitionDeviation(_ deviation: Deviation)
 }
 
@@ -89,16 +89,10 @@ struct TransitionTracker {
         }
     }
 
-    private struct HistoryEntry {
-        var from: Int?
-        var to: Int
-        var kind: TransitionKind
-    }
-
     private var open = Open()
     private var pendingIntent: (kind: TransitionKind, line: Int)?
-    /// Forward transitions not yet undone, oldest first: the navigation and modal stack as far as the log shows it.
-    private var history: [HistoryEntry] = []
+    /// The stacks as far as the log shows them, changed by each transition that closes.
+    private(set) var navigation = NavigationModel()
 
     // Each call takes the session as `context`: passed down, it is borrowed for the call instead of being retained
     // and released on every callback, as a stored reference to it would be.
@@ -158,7 +152,7 @@ struct TransitionTracker {
         if open.allAtRest(context) {
             close(context)
         } else {
-            handOpen(as: .incomplete, removed: [], context: context)
+            handOpen(as: .incomplete, removal: NavigationModel.Removal(), context: context)
         }
     }
 
@@ -179,15 +173,15 @@ struct TransitionTracker {
         } else {
             kind = .compound
         }
-        handOpen(as: kind, removed: record(kind, from: from, to: to), context: context)
+        handOpen(as: kind, removal: record(kind, from: from, to: to), context: context)
     }
 
     /// Hands the open transition's report to the session, and empties it for the next.
-    private mutating func handOpen(as kind: TransitionKind, removed: [Int], context: any TransitionContext) {
+    private mutating func handOpen(as kind: TransitionKind, removal: NavigationModel.Removal, context: any TransitionContext) {
         let report = report(open, kind: kind, context: context)
         let endMicros = open.steps[open.steps.count - 1].micros
         open.reset()
-        context.transitionClosed(report, removed: removed, endMicros: endMicros)
+        context.transitionClosed(report, removal: removal, endMicros: endMicros)
     }
 
     private func classify(_ current: Open, from: Int?, to: Int?, context: any TransitionContext) -> TransitionKind {
@@ -257,42 +251,50 @@ struct TransitionTracker {
             return !context.isChild(lone) && context.isAnyOtherVisible(excluding: [lone])
         case .shownAsSheet:
             guard let lone else { return false }
-            return history.last { $0.to == lone }?.kind == .sheetPresent
+            return navigation.isShownAsSheet(lone)
         case .severalLevelsBack:
-            guard let from, let to, history.last?.to == from,
-                  let index = history.lastIndex(where: { $0.from == to }) else { return false }
-            return index < history.count - 1
+            guard let from, let to, let levels = navigation.levels(from: from, backTo: to) else { return false }
+            return levels > 1
         }
     }
 
-    /// Whether the transition goes back: `to` is a controller the history went forward from and `from` the
-    /// latest one shown; or, when the history does not know them, `to` is not a new controller.
+    /// Whether the transition goes back: `to` is below `from` on a stack; or, when the stacks know neither, `to` is
+    /// not a new controller.
     private func isReturn(from: Int, to: Int, at line: Int, context: any TransitionContext) -> Bool {
-        if history.last?.to == from && history.contains(where: { $0.from == to }) { return true }
-        if history.contains(where: { $0.from == to || $0.to == to || $0.to == from }) { return false }
+        if navigation.levels(from: from, backTo: to) != nil { return true }
+        if navigation.knows(from) || navigation.knows(to) { return false }
         return !context.isNew(to, at: line)
     }
 
-    /// Updates the history; returns the controllers a backward transition took off the stack.
-    private mutating func record(_ kind: TransitionKind, from: Int?, to: Int?) -> [Int] {
-        guard let direction = TransitionTemplates.direction(of: kind) else { return [] }
-        var removed: [Int] = []
-        switch direction {
-        case .forward:
-            if let to { history.append(HistoryEntry(from: from, to: to, kind: kind)) }
-        case .backward:
-            let index = to.flatMap { target in history.lastIndex { $0.from == target } }
-                ?? from.flatMap { leaving in history.lastIndex { $0.to == leaving } }
-            if let index {
-                removed = history[index...].map(\.to)
-                history.removeSubrange(index...)
-            }
-            if let from, !removed.contains(from) { removed.append(from) }
-        case .lateral:
-            break
-        }
-        if history.count > 256 { history.removeFirst(history.count - 256) }
-        return removed
+    /// Updates the stacks; returns what a backward transition took off them.
+    private mutating func record(_ kind: TransitionKind, from: Int?, to: Int?) -> NavigationModel.Removal {
+        guard let direction = TransitionTemplates.direction(of: kind) else { return NavigationModel.Removal() }
+        return navigation.record(kind, direction: direction, from: from, to: to)
+    }
+
+    /// The controller appeared again or was deallocated.
+    mutating func seen(_ controller: Int) { navigation.seen(controller) }
+
+    mutating func deallocated(_ controller: Int) { navigation.deallocated(controller) }
+
+    // MARK: Questions for telling instances apart
+
+    /// How well `callback` on `controller` would continue the transition under way: whether the steps so far and this
+    /// one are the start of a UIKit template, of one with two controllers or of a lone one.
+    func fit(of controller: Int, _ callback: Callback, context: any TransitionContext) -> TransitionFit {
+        guard callback.isAppearanceCallback, open.isOpen, !open.steps.isEmpty else { return .opens }
+        let known = open.role(of: controller)
+        if open.waitingForOtherSide, known != nil { return .opens }
+        let role = known ?? ((callback == .viewWillAppear || callback == .viewDidAppear) ? .incoming : .outgoing)
+        var shape = open.shape
+        shape.append(TransitionStep(role: role, callback: callback))
+        return TransitionTemplates.fit(shape)
+    }
+
+    /// Whether a pop or dismiss of a controller leaving in the transition under way would reveal `controller`.
+    func isRevealed(_ controller: Int) -> Bool {
+        guard open.isOpen else { return false }
+        return open.participants.contains { $0.role == .outgoing && navigation.revealed(byLeaving: $0.controller) == controller }
     }
 
     private func describe(_ step: TransitionStep, from: Int?, to: Int?, context: any TransitionContext) -> String {

@@ -224,28 +224,4 @@ public enum RuleCatalog {
             uikit: "An app that logs its controllers' callbacks prints several for every screen it shows; a log of a running app with none of them was not written by that logging.",
             reference: "§10"),
     ]
-
-    /// The message of a finding on a notice UIKit printed about `controller`.
-    static func noticeMessage(_ rule: Rule, controller: String, notice: String) -> String {
-        switch rule {
-        case .appearanceMethodCalledDirectly:
-            let call = notice.range(of: "Calling ").flatMap { start in
-                notice.range(of: " directly", range: start.upperBound..<notice.endIndex).map { String(notice[start.upperBound..<$0.lowerBound]) }
-            } ?? "an appearance method"
-            return "UIKit reported that \(call) was called directly on \(controller)"
-        case .presentNotInWindowHierarchy:
-            return "UIKit did not present \(controller): the presenting controller's view is not in the window hierarchy"
-        default:
-            return "UIKit reported unbalanced calls to begin/end appearance transitions for \(controller)"
-        }
-    }
-
-    /// What UIKit expected instead, for a finding on a notice.
-    static func noticeExpectation(_ rule: Rule) -> String {
-        switch rule {
-        case .appearanceMethodCalledDirectly: return "appearance forwarded with beginAppearanceTransition/endAppearanceTransition"
-        case .presentNotInWindowHierarchy: return "a presentation from a controller on screen (after its viewDidAppear)"
-        default: return "each beginAppearanceTransition closed by one endAppearanceTransition"
-        }
-    }
 }

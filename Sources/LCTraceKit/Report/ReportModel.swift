@@ -50,6 +50,8 @@ public struct ControllerReport: Sendable, Equatable {
     public var id: String
     public var className: String
     public var address: String?
+    /// How its callbacks were told apart from those of other instances of its class.
+    public var identity: InstanceIdentity
     public var firstLine: Int
     public var lastLine: Int
     public var eventCount: Int
@@ -59,6 +61,19 @@ public struct ControllerReport: Sendable, Equatable {
     public var loadToFirstAppearMs: Double?
     public var appearances: [AppearanceSpan]
     public var finalPhase: ControllerPhase
+}
+
+/// How a controller instance's callbacks were told apart from those of other instances of its class.
+public enum InstanceIdentity: String, Sendable, CaseIterable {
+    /// Its messages carry its address (`<Module.Class: 0x…>`).
+    case address
+    /// Its messages carry an identifier of the app's own.
+    case id
+    /// Its class name alone: no other instance of the class was alive beside it.
+    case className = "class"
+    /// Its class name, shared with other live instances: which one each callback was for was inferred from their
+    /// states and their places on the navigation stacks.
+    case inferred
 }
 
 /// A change of screen between controllers.
