@@ -27,6 +27,8 @@ enum Format: String {
 final class Writer {
     private var buffer: [UInt8] = []
     private(set) var written = 0
+    /// Lines written so far: the number of the last one.
+    private(set) var lines = 0
 
     init() { buffer.reserveCapacity(1 << 20) }
 
@@ -34,6 +36,7 @@ final class Writer {
         buffer.append(contentsOf: text.utf8)
         buffer.append(0x0A)
         written += text.utf8.count + 1
+        lines += 1
         if buffer.count >= 1 << 20 { flush() }
     }
 
@@ -55,6 +58,19 @@ struct Options {
     var seed: UInt64 = 1
     var format = Format.nslogClassic
     var noise = 0.3
+    var traffic = Traffic.classic
+    var style = MessageStyle.arrows
+    var manifest: String?
+
+    /// What kind of log to write.
+    enum Traffic: String {
+        /// Many launches of a shop app, for the benchmark (the format decides the message form).
+        case classic
+        /// Legal traffic with the hard cases for telling instances of one class apart.
+        case legal
+        /// Legal traffic with one deviation of each controller and app rule planted at recorded lines.
+        case plant
+    }
 
     init(_ arguments: [String]) {
         var iterator = arguments.dropFirst().makeIterator()
@@ -73,6 +89,14 @@ struct Options {
             case "--noise":
                 guard let fraction = Double(value), fraction >= 0, fraction < 1 else { Options.usage("bad --noise \(value)") }
                 noise = fraction
+            case "--traffic":
+                guard let choice = Traffic(rawValue: value) else { Options.usage("bad --traffic \(value)") }
+                traffic = choice
+            case "--style":
+                guard let choice = MessageStyle(rawValue: value) else { Options.usage("bad --style \(value)") }
+                style = choice
+            case "--manifest":
+                manifest = value
             default: Options.usage("unknown flag \(flag)")
             }
         }
@@ -87,8 +111,51 @@ struct Options {
 
     static func usage(_ message: String) -> Never {
         let text = "lctrace-loggen: \(message)\nusage: lctrace-loggen --bytes SIZE [--seed N] [--format nslog-classic|nslog-modern|log-compact|bare] [--noise FRACTION]\n"
+            + "                      [--traffic classic|legal|plant] [--style arrows|objc|swift|swift-address] [--manifest FILE]\n"
+            + "  --traffic legal writes only sequences UIKit produces; plant adds one deviation of each rule and writes\n"
+            + "  `LINE RULE` for each to the --manifest file.\n"
         _ = text.withCString { write(STDERR_FILENO, $0, strlen($0)) }
         exit(2)
+    }
+}
+
+/// The part of a line before its message, in one of the line formats, for a time, a process and a thread.
+struct LineHeader {
+    let format: Format
+    let process: String
+
+    /// The process's main thread unless `thread` is given.
+    func text(micros: Int64, pid: Int, thread: Int? = nil) -> String {
+        let seconds = micros / 1_000_000
+        let fraction = micros % 1_000_000
+        var days = seconds / 86_400
+        let time = seconds % 86_400
+        // Civil date from days since 1970 (Howard Hinnant).
+        days += 719_468
+        let era = days / 146_097
+        let doe = days - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        let date = "\(year)-\(pad(month, 2))-\(pad(day, 2)) \(pad(time / 3600, 2)):\(pad(time / 60 % 60, 2)):\(pad(time % 60, 2))"
+        let thread = thread ?? pid * 37 + 11
+        switch format {
+        case .nslogClassic: return "\(date).\(pad(fraction / 1000, 3)) \(process)[\(pid):\(thread)] "
+        case .nslogModern: return "\(date).\(pad(fraction, 6))+0000 \(process)[\(pid):\(thread)] "
+        case .logCompact: return "\(date).\(pad(fraction / 1000, 3)) Df \(process)[\(pid):\(String(thread, radix: 16))] [com.example.shop:lifecycle] "
+        case .bare: return ""
+        }
+    }
+
+    /// Whether the lines carry thread ids.
+    var hasThreads: Bool { format != .bare }
+
+    private func pad(_ value: Int64, _ width: Int) -> String {
+        let text = String(value)
+        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
     }
 }
 
@@ -127,34 +194,7 @@ struct LogGenerator {
 
     private mutating func tick(_ lo: Int64, _ hi: Int64) { micros += Int64.random(in: lo...hi, using: &random) }
 
-    private func header() -> String {
-        let seconds = micros / 1_000_000
-        let fraction = micros % 1_000_000
-        var days = seconds / 86_400
-        let time = seconds % 86_400
-        // Civil date from days since 1970 (Howard Hinnant).
-        days += 719_468
-        let era = days / 146_097
-        let doe = days - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        let date = "\(year)-\(pad(month, 2))-\(pad(day, 2)) \(pad(time / 3600, 2)):\(pad(time / 60 % 60, 2)):\(pad(time % 60, 2))"
-        switch format {
-        case .nslogClassic: return "\(date).\(pad(fraction / 1000, 3)) \(process)[\(pid):\(pid * 37 + 11)] "
-        case .nslogModern: return "\(date).\(pad(fraction, 6))+0000 \(process)[\(pid):\(pid * 37 + 11)] "
-        case .logCompact: return "\(date).\(pad(fraction / 1000, 3)) Df \(process)[\(pid):\(String(pid * 37 + 11, radix: 16))] [com.example.shop:lifecycle] "
-        case .bare: return ""
-        }
-    }
-
-    private func pad(_ value: Int64, _ width: Int) -> String {
-        let text = String(value)
-        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
-    }
+    private func header() -> String { LineHeader(format: format, process: process).text(micros: micros, pid: pid) }
 
     /// A lifecycle line in one of the message forms apps use.
     private mutating func log(_ className: String, _ objc: String, _ swift: String) {
@@ -256,5 +296,18 @@ struct LogGenerator {
 }
 
 let options = Options(CommandLine.arguments)
-var generator = LogGenerator(random: SeededGenerator(state: options.seed), format: options.format, noise: options.noise)
-generator.run(until: options.bytes)
+switch options.traffic {
+case .classic:
+    var generator = LogGenerator(random: SeededGenerator(state: options.seed), format: options.format, noise: options.noise)
+    generator.run(until: options.bytes)
+case .legal, .plant:
+    var generator = LegalTraffic(random: SeededGenerator(state: options.seed), header: LineHeader(format: options.format, process: "ShopApp"),
+                                 style: options.style, noise: options.noise, plant: options.traffic == .plant)
+    generator.run(until: options.bytes)
+    if let path = options.manifest {
+        let text = generator.planted.map { "\($0.line) \($0.rule.rawValue)\n" }.joined()
+        guard let file = fopen(path, "w") else { Options.usage("cannot write \(path)") }
+        fputs(text, file)
+        fclose(file)
+    }
+}

@@ -185,9 +185,10 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
 
     func facts(of controller: Int, for callback: Callback) -> RoleFacts {
         let navigation = transitions.navigation
-        return RoleFacts(fit: transitions.fit(of: controller, callback, context: self), isRevealed: transitions.isRevealed(controller),
+        let place = transitions.place(of: controller)
+        return RoleFacts(fit: transitions.fit(of: controller, callback, context: self), isRevealed: place.isRevealed,
                          isOnTop: navigation.isOnTop(controller), leftOnEvidence: navigation.leftOnEvidence(controller),
-                         isOnStack: navigation.knows(controller))
+                         isOnStack: navigation.knows(controller), isBelowLeaving: place.isBelowLeaving, isParticipant: place.isParticipant)
     }
 
     // MARK: TransitionContext
@@ -201,6 +202,8 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     func isChild(_ controller: Int) -> Bool { instances.lifecycles[controller].isChild }
 
     func isAnyOtherVisible(excluding excluded: [Int]) -> Bool { instances.isAnyOtherVisible(excluding: excluded) }
+
+    func areInterchangeable(_ first: Int, _ second: Int) -> Bool { instances.areInterchangeable(first, second) }
 
     func transitionClosed(_ report: consuming TransitionReport, removal: NavigationModel.Removal, endMicros: Int64?) {
         if streamsLiveItems { feed.transition(report, session: index, input: input) }

@@ -14,6 +14,8 @@ protocol TransitionContext: AnyObject {
     func isNew(_ controller: Int, at line: Int) -> Bool
     /// Whether the controller logged containment callbacks (it is a child of a custom container).
     func isChild(_ controller: Int) -> Bool
+    /// Whether the two controllers could be each other: one class, no address or id to tell them apart.
+    func areInterchangeable(_ first: Int, _ second: Int) -> Bool
     /// Whether a controller other than `excluded` is visible.
     func isAnyOtherVisible(excluding excluded: [Int]) -> Bool
     /// A transition closed; `removal` says which controllers it took off a navigation or modal stack, `endMicros` the
@@ -173,7 +175,7 @@ struct TransitionTracker {
         } else {
             kind = .compound
         }
-        handOpen(as: kind, removal: record(kind, from: from, to: to), context: context)
+        handOpen(as: kind, removal: record(kind, from: from, to: to, context: context), context: context)
     }
 
     /// Hands the open transition's report to the session, and empties it for the next.
@@ -266,9 +268,16 @@ struct TransitionTracker {
         return !context.isNew(to, at: line)
     }
 
-    /// Updates the stacks; returns what a backward transition took off them.
-    private mutating func record(_ kind: TransitionKind, from: Int?, to: Int?) -> NavigationModel.Removal {
+    /// Updates the stacks; returns what a backward transition took off them. A pop or dismiss that went back to a
+    /// controller of the same class as the one its kind returns to, where nothing tells them apart, went back to that
+    /// one: the two trade places (a dismiss of a presented navigation controller whose root has the presenter's class
+    /// reads, up to its third callback, like a pop to that root).
+    private mutating func record(_ kind: TransitionKind, from: Int?, to: Int?, context: any TransitionContext) -> NavigationModel.Removal {
         guard let direction = TransitionTemplates.direction(of: kind) else { return NavigationModel.Removal() }
+        if direction == .backward, let from, let to, let target = navigation.target(of: kind, leaving: from), target != to,
+           context.areInterchangeable(target, to) {
+            navigation.exchange(target, to)
+        }
         return navigation.record(kind, direction: direction, from: from, to: to)
     }
 
@@ -291,10 +300,18 @@ struct TransitionTracker {
         return TransitionTemplates.fit(shape)
     }
 
-    /// Whether a pop or dismiss of a controller leaving in the transition under way would reveal `controller`.
-    func isRevealed(_ controller: Int) -> Bool {
-        guard open.isOpen else { return false }
-        return open.participants.contains { $0.role == .outgoing && navigation.revealed(byLeaving: $0.controller) == controller }
+    /// Where `controller` stands in the transition under way: taking part already; right below a leaving controller,
+    /// so that a pop or dismiss of it would reveal it; or where a pop-to-root or a dismiss of it could.
+    func place(of controller: Int) -> (isParticipant: Bool, isRevealed: Bool, isBelowLeaving: Bool) {
+        guard open.isOpen else { return (false, false, false) }
+        var place = (isParticipant: false, isRevealed: false, isBelowLeaving: false)
+        for participant in open.participants {
+            if participant.controller == controller { place.isParticipant = true }
+            guard participant.role == .outgoing else { continue }
+            if navigation.revealed(byLeaving: participant.controller) == controller { place.isRevealed = true }
+            if navigation.canReveal(controller, byLeaving: participant.controller) { place.isBelowLeaving = true }
+        }
+        return place
     }
 
     private func describe(_ step: TransitionStep, from: Int?, to: Int?, context: any TransitionContext) -> String {

@@ -1,0 +1,190 @@
+/// The session's screens as far as the log shows them (ground truth §4, §6, §7): several stacks — one per tab, each
+/// with its pushes and the presentations over it — of which one is on screen. Transitions change it; the transition
+/// tracker reads it to tell a push from a pop, and the instance registry to tell which of several instances of a class
+/// a callback is for.
+struct NavigationModel {
+    /// One controller on a stack, and how it got there.
+    private struct Level {
+        var controller: Int
+        /// The transition that put it there; nil for a stack's root.
+        var arrival: TransitionKind?
+    }
+
+    /// What a backward transition took off a stack.
+    struct Removal {
+        /// Controllers that disappeared in the transition: removed on evidence.
+        var left: [Int] = []
+        /// Controllers between them and the target, taken off without a callback (a pop-to-root's intermediates).
+        var silent: [Int] = []
+    }
+
+    /// Bottom first. Kept short: the oldest stacks and levels are forgotten first.
+    private var stacks: [[Level]] = []
+    /// The stack on screen.
+    private var active = 0
+    private static let maxStacks = 32
+    private static let maxLevels = 256
+    private static let maxRemoved = 4096
+
+    /// Whether a controller left a stack in a backward transition and was not seen since: on evidence (`true`) or
+    /// silently (`false`).
+    private var removed: [Int: Bool] = [:]
+
+    // MARK: Questions
+
+    /// The stack holding `controller`, and its level there.
+    private func place(of controller: Int) -> (stack: Int, level: Int)? {
+        if !stacks.isEmpty, let level = stacks[active].lastIndex(where: { $0.controller == controller }) { return (active, level) }
+        for stack in stacks.indices where stack != active {
+            if let level = stacks[stack].lastIndex(where: { $0.controller == controller }) { return (stack, level) }
+        }
+        return nil
+    }
+
+    /// Whether the model knows the controller (it is on a stack).
+    func knows(_ controller: Int) -> Bool { place(of: controller) != nil }
+
+    /// How many levels `target` is below `top` on top's stack; nil when it is not below it.
+    func levels(from top: Int, backTo target: Int) -> Int? {
+        guard let top = place(of: top),
+              let level = stacks[top.stack][..<top.level].lastIndex(where: { $0.controller == target }) else { return nil }
+        return top.level - level
+    }
+
+    /// Whether the controller was last shown as a sheet (its presenter stayed on screen).
+    func isShownAsSheet(_ controller: Int) -> Bool {
+        place(of: controller).map { stacks[$0.stack][$0.level].arrival == .sheetPresent } ?? false
+    }
+
+    /// Whether the controller is the top of the stack on screen.
+    func isOnTop(_ controller: Int) -> Bool {
+        !stacks.isEmpty && stacks[active].last?.controller == controller
+    }
+
+    /// The controller a pop or dismiss of `leaving` reveals: the one right below it, unless `leaving` is a sheet, whose
+    /// presenter gets no callbacks.
+    func revealed(byLeaving leaving: Int) -> Int? {
+        guard let place = place(of: leaving), place.level > 0,
+              stacks[place.stack][place.level].arrival != .sheetPresent else { return nil }
+        return stacks[place.stack][place.level - 1].controller
+    }
+
+    /// Whether a pop, pop-to-root or dismiss of `leaving` can reveal `target`: a controller below it in its navigation
+    /// controller, or the presenter of that navigation controller unless it was shown as a sheet.
+    func canReveal(_ target: Int, byLeaving leaving: Int) -> Bool {
+        guard let place = place(of: leaving) else { return false }
+        let stack = stacks[place.stack]
+        let root = stack[...place.level].lastIndex { $0.arrival != .push } ?? 0
+        if stack[root..<place.level].contains(where: { $0.controller == target }) { return true }
+        return stack[root].arrival == .present && root > 0 && stack[root - 1].controller == target
+    }
+
+    /// The controller a backward transition of `kind` from `leaving` returns to: the one right below it for a pop, its
+    /// navigation controller's root for a pop-to-root, the presenter of its navigation controller for a dismiss.
+    func target(of kind: TransitionKind, leaving: Int) -> Int? {
+        guard let place = place(of: leaving) else { return nil }
+        let stack = stacks[place.stack]
+        let root = stack[...place.level].lastIndex { $0.arrival != .push } ?? 0
+        switch kind {
+        case .popToRoot:
+            return root < place.level ? stack[root].controller : nil
+        case .dismiss where stack[root].arrival == .present && root > 0:
+            return stack[root - 1].controller
+        default:
+            return revealed(byLeaving: leaving)
+        }
+    }
+
+    /// Two controllers that cannot be told apart trade places: the log showed that the one believed elsewhere is the
+    /// one at the other's place.
+    mutating func exchange(_ first: Int, _ second: Int) {
+        let places = (place(of: first), place(of: second))
+        if let place = places.0 { stacks[place.stack][place.level].controller = second }
+        if let place = places.1 { stacks[place.stack][place.level].controller = first }
+    }
+
+    /// Whether the controller left a stack and was not seen since: `true` on evidence, `false` silently, nil when not.
+    func leftOnEvidence(_ controller: Int) -> Bool? { removed[controller] }
+
+    // MARK: Changes
+
+    /// A transition of `kind` closed, from `from` to `to`. Returns what a backward one took off its stack.
+    mutating func record(_ kind: TransitionKind, direction: TransitionTemplate.Direction, from: Int?, to: Int?) -> Removal {
+        if let to { removed[to] = nil }
+        switch direction {
+        case .forward:
+            guard let to else { return Removal() }
+            forget(to)
+            let stack = from.flatMap { place(of: $0)?.stack } ?? stackForNewRoot(from)
+            stacks[stack].append(Level(controller: to, arrival: kind))
+            if stacks[stack].count > NavigationModel.maxLevels { stacks[stack].removeFirst() }
+            active = stack
+            return Removal()
+        case .backward:
+            return recordBackward(from: from, to: to)
+        case .lateral:
+            guard kind == .tabSwitch || kind == .appear, let to else { return Removal() }
+            // The tab shown is the stack whose top it is; a tab selected the first time starts a stack of its own.
+            if let place = place(of: to), place.level == stacks[place.stack].count - 1 {
+                active = place.stack
+            } else if place(of: to) == nil {
+                if let from, place(of: from) == nil { _ = stackForNewRoot(from) }
+                active = newStack(root: to)
+            }
+            return Removal()
+        }
+    }
+
+    private mutating func recordBackward(from: Int?, to: Int?) -> Removal {
+        var removal = Removal()
+        guard let from else { return removal }
+        if let fromPlace = place(of: from) {
+            let stack = fromPlace.stack
+            let target = to.flatMap { to in stacks[stack][..<fromPlace.level].lastIndex { $0.controller == to } }
+            let cut = target.map { $0 + 1 } ?? fromPlace.level
+            for level in stacks[stack][cut...] where level.controller != from { removal.silent.append(level.controller) }
+            stacks[stack].removeSubrange(cut...)
+            active = stack
+        }
+        removal.left = [from]
+        // Kept bounded: controllers that leave and are never seen again (leaks, classes that log no dealloc) pile up.
+        if removed.count > NavigationModel.maxRemoved { removed.removeAll(keepingCapacity: true) }
+        for controller in removal.silent { removed[controller] = false }
+        removed[from] = true
+        return removal
+    }
+
+    /// The controller appeared again or was deallocated: it is no longer a removed one.
+    mutating func seen(_ controller: Int) {
+        if !removed.isEmpty { removed[controller] = nil }
+    }
+
+    /// The controller was deallocated: it is on no stack any more.
+    mutating func deallocated(_ controller: Int) {
+        removed[controller] = nil
+        forget(controller)
+    }
+
+    private mutating func forget(_ controller: Int) {
+        guard let place = place(of: controller) else { return }
+        stacks[place.stack].remove(at: place.level)
+        if stacks[place.stack].isEmpty { dropStack(place.stack) }
+    }
+
+    /// A stack for a controller the model did not know: it becomes the root of a new one.
+    private mutating func stackForNewRoot(_ root: Int?) -> Int {
+        guard let root else { return stacks.isEmpty ? newStack(root: nil) : active }
+        return newStack(root: root)
+    }
+
+    private mutating func newStack(root: Int?) -> Int {
+        if stacks.count >= NavigationModel.maxStacks { dropStack(stacks.indices.first { $0 != active } ?? 0) }
+        stacks.append(root.map { [Level(controller: $0, arrival: nil)] } ?? [])
+        return stacks.count - 1
+    }
+
+    private mutating func dropStack(_ stack: Int) {
+        stacks.remove(at: stack)
+        if active > stack { active -= 1 } else if active == stack { active = max(0, stacks.count - 1) }
+    }
+}

@@ -1,0 +1,115 @@
+/// The words of the findings, beside the catalogue that explains each rule: what a finding says, what was expected
+/// and what came instead. The analysis decides that a rule fired and hands the facts; only this file writes prose.
+extension RuleCatalog {
+    /// The text of one finding.
+    struct Wording {
+        var message: String
+        var expected: String?
+        var actual: String?
+    }
+
+    // MARK: One controller instance
+
+    /// A per-controller rule that fired when `callback` came to `controller` in `phase`. `earlier` is the appearance
+    /// callback a late viewDidLoad came after; `notice` is a UIKit notice's whole text.
+    static func controllerWording(_ rule: Rule, callback: Callback, phase: ControllerPhase, controller name: String,
+                                  earlier: (line: Int, callback: Callback)?, notice: String) -> Wording {
+        let actual = callback.rawValue
+        switch rule {
+        case .didAppearWithoutWillAppear:
+            return Wording(message: "viewDidAppear on \(name) without a viewWillAppear before it (controller was \(phase.rawValue))",
+                           expected: "viewWillAppear first", actual: actual)
+        case .didDisappearWithoutWillDisappear:
+            return Wording(message: "viewDidDisappear on \(name) without a viewWillDisappear before it (controller was \(phase.rawValue))",
+                           expected: "viewWillDisappear first", actual: actual)
+        case .didAppearTwice:
+            return Wording(message: "viewDidAppear on \(name), which is already visible",
+                           expected: "viewWillDisappear before appearing again", actual: actual)
+        case .unbalancedWillCallback:
+            return Wording(message: "\(callback.rawValue) on \(name), which is already \(phase.rawValue)",
+                           expected: callback == .viewWillAppear ? "viewWillDisappear/viewDidDisappear first" : "viewWillAppear/viewDidAppear first",
+                           actual: actual)
+        case .isAppearingOutsideAppearance:
+            return Wording(message: "viewIsAppearing on \(name) outside viewWillAppear … viewDidAppear (controller was \(phase.rawValue))",
+                           expected: "viewWillAppear first", actual: actual)
+        case .appearanceBeforeViewDidLoad:
+            if callback == .viewDidLoad, let earlier {
+                return Wording(message: "viewDidLoad came after \(earlier.callback.rawValue) (line \(earlier.line)) on \(name)",
+                               expected: "viewDidLoad before \(earlier.callback.rawValue)", actual: "viewDidLoad after \(earlier.callback.rawValue)")
+            }
+            return Wording(message: "\(callback.rawValue) on \(name) before its view was loaded (controller was \(phase.rawValue))",
+                           expected: "viewDidLoad first", actual: actual)
+        case .viewLoadedTwice:
+            return Wording(message: "\(name) loaded its view again with no memory warning or viewDidUnload in between",
+                           expected: "one viewDidLoad per view life", actual: "viewDidLoad again")
+        case .viewReloadedWhileVisible:
+            return Wording(message: "\(name) reloaded its view while on screen, after a memory warning",
+                           expected: "purge only the views of controllers not on screen", actual: "viewDidLoad while visible")
+        case .callbackAfterDealloc:
+            return Wording(message: "\(callback.rawValue) on \(name) after its dealloc/deinit", expected: "no callback after dealloc", actual: actual)
+        case .viewUnloadedWhileVisible:
+            return Wording(message: "\(callback.rawValue) on \(name) while it is \(phase.rawValue)",
+                           expected: "views unloaded only while not on screen", actual: actual)
+        case .deallocWhileOnScreen:
+            return Wording(message: "\(name) was deallocated while \(phase.rawValue), before its viewDidDisappear",
+                           expected: "viewWillDisappear and viewDidDisappear before dealloc", actual: actual)
+        case _ where callback.isContainmentCallback:
+            // did-move-without-will-move, and unbalanced-appearance-transition from a logged endAppearanceTransition.
+            let open = ControllerLifecycle.containmentPairs.first { $0.close == callback }?.open.rawValue ?? "its opening call"
+            return Wording(message: "\(callback.rawValue) on \(name) with no \(open) before it", expected: "\(open) first", actual: actual)
+        case .unbalancedAppearanceTransition, .appearanceMethodCalledDirectly, .presentNotInWindowHierarchy:
+            return Wording(message: noticeMessage(rule, controller: name, notice: notice), expected: noticeExpectation(rule), actual: notice)
+        default:
+            return Wording(message: "\(callback.rawValue) on \(name): \(rule.summary)", actual: actual)
+        }
+    }
+
+    private static func noticeMessage(_ rule: Rule, controller: String, notice: String) -> String {
+        switch rule {
+        case .appearanceMethodCalledDirectly:
+            let call = notice.range(of: "Calling ").flatMap { start in
+                notice.range(of: " directly", range: start.upperBound..<notice.endIndex).map { String(notice[start.upperBound..<$0.lowerBound]) }
+            } ?? "an appearance method"
+            return "UIKit reported that \(call) was called directly on \(controller)"
+        case .presentNotInWindowHierarchy:
+            return "UIKit did not present \(controller): the presenting controller's view is not in the window hierarchy"
+        default:
+            return "UIKit reported unbalanced calls to begin/end appearance transitions for \(controller)"
+        }
+    }
+
+    private static func noticeExpectation(_ rule: Rule) -> String {
+        switch rule {
+        case .appearanceMethodCalledDirectly: return "appearance forwarded with beginAppearanceTransition/endAppearanceTransition"
+        case .presentNotInWindowHierarchy: return "a presentation from a controller on screen (after its viewDidAppear)"
+        default: return "each beginAppearanceTransition closed by one endAppearanceTransition"
+        }
+    }
+
+    // MARK: Leaks
+
+    /// `controller` was taken off a stack by the transition of `kind` and not deallocated: `within` says how long was
+    /// waited; `silent` when it left without callbacks (an intermediate of a pop-to-root); `confirmed` when its class logs
+    /// dealloc elsewhere.
+    static func leakWording(controller name: String, kind: TransitionKind, within: String, silent: Bool, confirmed: Bool) -> Wording {
+        let how = silent ? "was taken off its stack, without callbacks, by the \(kind.rawValue) ending here" : "left with the \(kind.rawValue) ending here"
+        let proof = silent ? "; it was never seen again, but without instance addresses this is not proof" : ""
+        return Wording(message: "\(name) \(how) and was not deallocated \(within)"
+                           + (confirmed ? "" : "; its class never logs dealloc/deinit, so this cannot be confirmed") + proof,
+                       expected: "dealloc/deinit \(within)", actual: "no dealloc/deinit")
+    }
+
+    // MARK: Transitions and sessions
+
+    static func slowTransitionWording(kind: TransitionKind, controllers: [String], durationMs: Double, thresholdMs: Double) -> Wording {
+        Wording(message: "\(kind.rawValue) \(controllers.joined(separator: " → ")) took \(JSONValue.format(durationMs)) ms (threshold \(JSONValue.format(thresholdMs)) ms)",
+                expected: "at most \(JSONValue.format(thresholdMs)) ms", actual: "\(JSONValue.format(durationMs)) ms")
+    }
+
+    /// The post-mortem: the session ended mid-transition (`inFlight`) or in the foreground (`state`).
+    static func sessionEndedWording(inFlight: Bool, state: String, lastEvents: String) -> Wording {
+        let why = inFlight ? "in the middle of a transition" : "with the app \(state), before any didEnterBackground or willTerminate"
+        return Wording(message: "the session ends \(why) (a crash or a kill looks like this); last events: " + lastEvents,
+                       expected: "applicationDidEnterBackground or applicationWillTerminate", actual: "end of session")
+    }
+}
