@@ -490,6 +490,9 @@ struct LegalTraffic {
             call(current, "viewWillAppear:")
             call(leaking, "viewDidDisappear:")
             plant(rule) { $0.call(current, "viewDidAppear:") }
+            // Past the leak timeout before anything else happens: a session that ends first leaves it undecided.
+            tick(4_000_000, 6_000_000)
+            layout(current)
         case .launchRepeated where !usesScenes:
             plant(rule) { $0.app("application:didFinishLaunchingWithOptions:") }
         case .backgroundWithoutResignActive where !usesScenes:

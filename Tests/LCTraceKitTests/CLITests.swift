@@ -261,10 +261,10 @@ final class RunningLctrace {
 }
 
 /// Runs the built `lctrace-loggen` and returns the path of the log it wrote.
-func generatedLog(bytes: String, seed: Int, format: String) throws -> String {
+func generatedLog(bytes: String, seed: Int, format: String, options: [String] = []) throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: try lctraceExecutable()).deletingLastPathComponent().appendingPathComponent("lctrace-loggen")
-    process.arguments = ["--bytes", bytes, "--seed", String(seed), "--format", format]
+    process.arguments = ["--bytes", bytes, "--seed", String(seed), "--format", format] + options
     let output = Pipe()
     process.standardOutput = output
     try process.run()

@@ -6,6 +6,8 @@ struct RoleFacts {
     var isRevealed = false
     /// It is the top of the stack on screen.
     var isOnTop = false
+    /// It is the top of one of the stacks (a tab a tab switch can show).
+    var isTopOfAStack = false
     /// It left a stack and was not seen since: on evidence (it disappeared in a pop or dismiss), or silently.
     var leftOnEvidence: Bool?
     /// It is on one of the stacks.
@@ -29,9 +31,10 @@ enum InferenceRules {
         switch callback {
         case .viewWillAppear:
             // In a push or present, the one just loaded; in a pop or dismiss, the one the leaving controller reveals;
-            // a cancelled gesture's controller when the steps so far are that template's. A controller buried on
-            // another stack (another tab), or under a sheet, does not join a transition under way.
-            let expected = life.isFreshlyLoaded || role.isRevealed
+            // opening a tab switch, the top of a tab; a cancelled gesture's controller when the steps so far are that
+            // template's. A controller buried on another stack (another tab), or under a sheet, does not join a
+            // transition under way.
+            let expected = life.isFreshlyLoaded || role.isRevealed || (role.fit == .opens && role.isTopOfAStack)
             let buried = role.fit != .opens && !expected && !role.isParticipant && role.isOnStack && !role.isBelowLeaving
             return (buried ? 10 : 0) + role.fit.rawValue * 2 + (expected ? 0 : 1)
         case .viewWillDisappear:

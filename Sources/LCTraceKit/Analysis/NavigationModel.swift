@@ -61,6 +61,11 @@ struct NavigationModel {
         !stacks.isEmpty && stacks[active].last?.controller == controller
     }
 
+    /// Whether the controller is the top of a stack: what a tab switch shows.
+    func isTopOfAStack(_ controller: Int) -> Bool {
+        stacks.contains { $0.last?.controller == controller }
+    }
+
     /// The controller a pop or dismiss of `leaving` reveals: the one right below it, unless `leaving` is a sheet, whose
     /// presenter gets no callbacks.
     func revealed(byLeaving leaving: Int) -> Int? {

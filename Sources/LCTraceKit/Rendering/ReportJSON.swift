@@ -48,6 +48,7 @@ enum ReportJSON {
         w.member("id", controller.id)
         w.member("class", controller.className)
         w.member("address", controller.address)
+        w.member("identity", controller.identity.rawValue)
         w.member("firstLine", controller.firstLine)
         w.member("lastLine", controller.lastLine)
         w.member("eventCount", controller.eventCount)

@@ -160,6 +160,7 @@ public final class TextRenderer: ReportSink {
     private static func writeController(_ controller: ControllerReport, to w: TextWriter) {
         w.write("  ")
         w.bold { w.write(text: controller.id) }
+        if controller.identity == .inferred { w.write(" (inferred)") }
         w.dim {
             w.write("  ")
             w.plural(controller.eventCount, "event")
