@@ -69,6 +69,15 @@ enum InferenceRules {
         }
     }
 
+    /// Whether `rank` reads the instance's place for this callback (the others rank by the instance's life alone, and
+    /// the session is not asked).
+    static func needsPlace(_ callback: Callback) -> Bool {
+        switch callback {
+        case .viewWillAppear, .viewWillDisappear, .viewDidAppear, .viewDidDisappear, .viewIsAppearing, .dealloc: return true
+        default: return false
+        }
+    }
+
     /// The rank of a new instance; nil when a new instance cannot take the callback (its earlier callbacks would be in
     /// the log). A new instance is the answer when no existing one takes a life's first callbacks legally.
     static func newInstanceRank(_ callback: Callback, classLogsLoading: Bool) -> Int? {
@@ -142,7 +151,8 @@ struct InstanceRegistry {
             guard lifecycles[instance].phase != .dead else { continue }
             considered += 1
             let illegal = lifecycles[instance].judge(callback) != nil
-            let rank = InferenceRules.rank(callback, lifecycles[instance], roles.facts(of: instance, for: callback))
+            let facts = InferenceRules.needsPlace(callback) ? roles.facts(of: instance, for: callback) : RoleFacts()
+            let rank = InferenceRules.rank(callback, lifecycles[instance], facts)
             if let current = best, (current.illegal ? 1 : 0, current.rank) <= (illegal ? 1 : 0, rank) { continue }
             best = (instance, illegal, rank)
         }
@@ -192,11 +202,10 @@ struct InstanceRegistry {
         reports[instance].identity == .inferred ? reports[instance].id + " (inferred)" : reports[instance].id
     }
 
-    /// The reports with their final phases.
-    func finalReports() -> [ControllerReport] {
-        var final = reports
-        for instance in final.indices { final[instance].finalPhase = lifecycles[instance].phase }
-        return final
+    /// The reports with their final phases (set in place: the session is over).
+    mutating func finalReports() -> [ControllerReport] {
+        for instance in reports.indices { reports[instance].finalPhase = lifecycles[instance].phase }
+        return reports
     }
 
     /// New means its life began with its view loading. When the app logs no viewDidLoad at all, a controller first

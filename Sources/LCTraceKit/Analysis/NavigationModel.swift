@@ -115,7 +115,7 @@ struct NavigationModel {
 
     /// A transition of `kind` closed, from `from` to `to`. Returns what a backward one took off its stack.
     mutating func record(_ kind: TransitionKind, direction: TransitionTemplate.Direction, from: Int?, to: Int?) -> Removal {
-        if let to { removed[to] = nil }
+        if let to, !removed.isEmpty { removed[to] = nil }
         switch direction {
         case .forward:
             guard let to else { return Removal() }
@@ -166,7 +166,7 @@ struct NavigationModel {
 
     /// The controller was deallocated: it is on no stack any more.
     mutating func deallocated(_ controller: Int) {
-        removed[controller] = nil
+        if !removed.isEmpty { removed[controller] = nil }
         forget(controller)
     }
 
