@@ -53,7 +53,7 @@ let package = Package(
             ]
         ),
         // A deterministic generator of realistic lifecycle logs, for the benchmark and the tests.
-        .executableTarget(name: "lctrace-loggen"),
+        .executableTarget(name: "lctrace-loggen", dependencies: ["LCTraceKit"]),
         .testTarget(name: "PCRE2Tests", dependencies: ["PCRE2"]),
         .testTarget(
             name: "LCTraceKitTests",

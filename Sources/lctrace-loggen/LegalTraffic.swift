@@ -1,3 +1,5 @@
+import LCTraceKit
+
 // Legal traffic: launches of an app whose every lifecycle sequence is one UIKit produces, with the hard cases for
 // telling instances apart by class name — the same class pushed onto itself and presented over itself, a tab bar with
 // one navigation stack per tab (the same root class in two tabs), full-screen presentations and iOS 13 sheets with a
@@ -42,38 +44,22 @@ enum MessageStyle: String, CaseIterable {
     ]
 }
 
-/// The rules `plant` writes one deviation of, in the order it plants them.
-enum PlantedRule: String, CaseIterable {
-    case didAppearWithoutWillAppear = "did-appear-without-will-appear"
-    case didDisappearWithoutWillDisappear = "did-disappear-without-will-disappear"
-    case didAppearTwice = "did-appear-twice"
-    case unbalancedWillCallback = "unbalanced-will-callback"
-    case isAppearingOutsideAppearance = "is-appearing-outside-appearance"
-    case appearanceBeforeViewDidLoad = "appearance-before-view-did-load"
-    case viewLoadedTwice = "view-loaded-twice"
-    case viewUnloadedWhileVisible = "view-unloaded-while-visible"
-    case viewReloadedWhileVisible = "view-reloaded-while-visible"
-    case callbackAfterDealloc = "callback-after-dealloc"
-    case didMoveWithoutWillMove = "did-move-without-will-move"
-    case unbalancedAppearanceTransition = "unbalanced-appearance-transition"
-    case appearanceMethodCalledDirectly = "appearance-method-called-directly"
-    case presentNotInWindowHierarchy = "present-not-in-window-hierarchy"
-    case callbackOffMainThread = "callback-off-main-thread"
-    case possibleLeak = "possible-leak"
-    case deallocWhileOnScreen = "dealloc-while-on-screen"
-    case stateCallbackBeforeLaunch = "state-callback-before-launch"
-    case launchRepeated = "launch-repeated"
-    case backgroundWithoutResignActive = "background-without-resign-active"
-    case activeFromBackgroundWithoutForeground = "active-from-background-without-foreground"
-    case unexpectedStateCallback = "unexpected-state-callback"
-    case sceneNotConnected = "scene-not-connected"
-    case appCallbacksWithScenes = "app-callbacks-with-scenes"
+/// The rules `plant` writes one deviation of, in the order it plants them: every controller and app rule.
+enum PlantedRules {
+    static let all: [Rule] = [
+        .didAppearWithoutWillAppear, .didDisappearWithoutWillDisappear, .didAppearTwice, .unbalancedWillCallback,
+        .isAppearingOutsideAppearance, .appearanceBeforeViewDidLoad, .viewLoadedTwice, .viewUnloadedWhileVisible,
+        .viewReloadedWhileVisible, .callbackAfterDealloc, .didMoveWithoutWillMove, .unbalancedAppearanceTransition,
+        .appearanceMethodCalledDirectly, .presentNotInWindowHierarchy, .callbackOffMainThread, .possibleLeak,
+        .deallocWhileOnScreen, .stateCallbackBeforeLaunch, .launchRepeated, .backgroundWithoutResignActive,
+        .activeFromBackgroundWithoutForeground, .unexpectedStateCallback, .sceneNotConnected, .appCallbacksWithScenes,
+    ]
 
-    /// Whether the style and format can show it: a second viewDidLoad, or one after an appearance, proves a deviation
-    /// only when an address names the instance; a thread needs thread ids, and a second launch in one process its id
-    /// (without one, a second launch starts a new session).
-    func isPlantable(style: MessageStyle, hasThreads: Bool) -> Bool {
-        switch self {
+    /// Whether the style and format can show the rule: a second viewDidLoad, or one after an appearance, proves a
+    /// deviation only when an address names the instance; a thread needs thread ids, and a second launch in one
+    /// process its id (without one, a second launch starts a new session).
+    static func isPlantable(_ rule: Rule, style: MessageStyle, hasThreads: Bool) -> Bool {
+        switch rule {
         case .viewLoadedTwice, .viewReloadedWhileVisible, .appearanceBeforeViewDidLoad: return style.hasAddresses
         case .callbackOffMainThread, .launchRepeated: return hasThreads
         default: return true
@@ -103,8 +89,8 @@ struct LegalTraffic {
     let noise: Double
     let out = Writer()
     /// `line rule` for each planted deviation.
-    private(set) var planted: [(line: Int, rule: PlantedRule)] = []
-    private var toPlant: [PlantedRule]
+    private(set) var planted: [(line: Int, rule: Rule)] = []
+    private var toPlant: [Rule]
 
     private var pid = 2000
     private var micros: Int64 = 1_707_466_443_000_000
@@ -123,7 +109,7 @@ struct LegalTraffic {
         self.header = header
         self.style = style
         self.noise = noise
-        toPlant = plant ? PlantedRule.allCases.filter { $0.isPlantable(style: style, hasThreads: header.hasThreads) } : []
+        toPlant = plant ? PlantedRules.all.filter { PlantedRules.isPlantable($0, style: style, hasThreads: header.hasThreads) } : []
     }
 
     /// Writes sessions until `bytes` are written and every rule is planted (or, should one find no place, for a
@@ -163,7 +149,7 @@ struct LegalTraffic {
     }
 
     /// Writes the callback and records it as the planted deviation of `rule`.
-    private mutating func plant(_ rule: PlantedRule, _ write: (inout LegalTraffic) -> Void) {
+    private mutating func plant(_ rule: Rule, _ write: (inout LegalTraffic) -> Void) {
         write(&self)
         planted.append((lastMessageLine, rule))
         toPlant.removeAll { $0 == rule }
@@ -418,7 +404,7 @@ struct LegalTraffic {
     // MARK: Planting
 
     /// Writes one deviation of `rule` if the screens allow it here without disturbing anything else.
-    private mutating func plantIfPossible(_ rule: PlantedRule) -> Bool {
+    private mutating func plantIfPossible(_ rule: Rule) -> Bool {
         let current = top.controller
         let name = controllers[current].className
         // The top's class has no other live instance: a misplaced callback could not be taken as another's.
