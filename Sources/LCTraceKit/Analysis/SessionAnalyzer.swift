@@ -23,19 +23,12 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     private var startLine: Int
     /// The line of the last event: the session idle longest is ended first when too many are open.
     private(set) var endLine: Int
-    private var startMicros: Int64?
-    private var startTime: TimeText?
-    private var lastMicros: Int64?
-    /// The session's time of the event being handled (`sessionTime`).
+    private var clock = SessionClock()
+    /// The session's time of the event being handled.
     private var eventMicros: Int64?
-    /// Added to every time read: the sum of the steps back the clock took (two logs pasted out of order, a time of
-    /// day past midnight). A session's time never goes back, so durations across a step back count as zero.
-    private var clockShift: Int64 = 0
     /// How often the logged time went back, and the line where it first did.
-    private(set) var timeStepsBack = 0
-    private(set) var firstTimeStepBack: Int?
-    /// The last timed event's time (empty before one).
-    private var endTime = TimeText()
+    var timeStepsBack: Int { clock.stepsBack }
+    var firstTimeStepBack: Int? { clock.firstStepBack }
 
     private var app = AppReport(events: [], eventCount: 0, finalPhase: .unknown)
     private var activity: ActivityTracker
@@ -84,27 +77,12 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         transitionReports.reserveCapacity(expected.transitions)
     }
 
-    /// The session's time of an event logged at `micros`: as logged, shifted by the steps back the clock took.
-    @inline(__always)
-    private func sessionTime(_ micros: Int64, line: Int) -> Int64 {
-        let shifted = micros &+ clockShift
-        guard let lastMicros, shifted < lastMicros else { return shifted }
-        clockShift &+= lastMicros - shifted
-        timeStepsBack += 1
-        if firstTimeStepBack == nil { firstTimeStepBack = line }
-        return lastMicros
-    }
-
     /// Takes the session's next event.
     func handle(_ event: borrowing Event) {
         eventCount += 1
         endLine = event.line
-        eventMicros = nil
-        if let logged = event.micros { eventMicros = sessionTime(logged, line: event.line) }
+        eventMicros = clock.time(of: event.micros, written: event.time, line: event.line)
         if let micros = eventMicros {
-            if startMicros == nil { startMicros = micros; startTime = event.time.nonEmpty }
-            lastMicros = micros
-            endTime = event.time
             if leaks.isWatching {
                 for leak in leaks.expire(now: micros, classLogsDealloc: classLogsDealloc) { emitLeak(leak, confirmed: true) }
             }
@@ -141,7 +119,8 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         }
         return SessionReport(
             index: index, input: input, process: process, pid: pid, startLine: startLine, endLine: endLine,
-            startTime: startTime, endTime: endTime.nonEmpty, durationMs: milliseconds(from: startMicros, to: lastMicros),
+            startTime: clock.startTime, endTime: clock.endTime.nonEmpty,
+            durationMs: milliseconds(from: clock.startMicros, to: clock.lastMicros),
             launch: launch.timing, app: app, scenes: activity.sceneReports, controllers: instances.finalReports(),
             transitions: transitionReports, findings: findings)
     }
@@ -259,7 +238,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     /// Streams the event when the output wants it live, and keeps its record on `timeline` when the report lists
     /// events.
     private func keep(_ event: borrowing Event, subject: String, on timeline: (EventRecord) -> Void) {
-        let live = LiveEvent(line: event.line, time: event.time, offsetMs: milliseconds(from: startMicros, to: eventMicros),
+        let live = LiveEvent(line: event.line, time: event.time, offsetMs: milliseconds(from: clock.startMicros, to: eventMicros),
                              callback: event.callback, spelled: names.spelled(event.message))
         if streamsLiveItems { feed.event(live, subject: subject, session: index, input: input) }
         if keepEvents { timeline(live.record) }
