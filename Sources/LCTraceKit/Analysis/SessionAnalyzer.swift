@@ -165,7 +165,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     func facts(of controller: Int, for callback: Callback) -> RoleFacts {
         let navigation = transitions.navigation
         let place = transitions.place(of: controller)
-        return RoleFacts(fit: transitions.fit(of: controller, callback, context: self), isRevealed: place.isRevealed,
+        return RoleFacts(fit: transitions.fit(of: controller, callback), isRevealed: place.isRevealed,
                          isOnTop: navigation.isOnTop(controller), isTopOfAStack: navigation.isTopOfAStack(controller), leftOnEvidence: navigation.leftOnEvidence(controller),
                          isOnStack: navigation.knows(controller), isBelowLeaving: place.isBelowLeaving, isParticipant: place.isParticipant)
     }

@@ -122,7 +122,7 @@ public struct TransitionTemplate: Sendable {
         case otherVisible
         /// The lone controller was shown as a sheet (the history says so).
         case shownAsSheet
-        /// The incoming controller is more than one level back in the navigation history.
+        /// The incoming controller is more than one level below the outgoing one on its stack.
         case severalLevelsBack
     }
 
@@ -155,7 +155,7 @@ private func step(_ role: TransitionRole, _ callback: Callback) -> TransitionSte
 }
 
 /// The transition templates, in the words of lifecycle-ground-truth §4–§7 (A = outgoing, B = incoming).
-/// Push and pop share one shape, as do present and dismiss: the navigation history picks the direction.
+/// Push and pop share one shape, as do present and dismiss: the navigation stacks pick the direction.
 public enum TransitionTemplates {
     public static let all: [TransitionTemplate] = [
         TransitionTemplate(

@@ -290,7 +290,7 @@ struct TransitionTracker {
 
     /// How well `callback` on `controller` would continue the transition under way: whether the steps so far and this
     /// one are the start of a UIKit template, of one with two controllers or of a lone one.
-    func fit(of controller: Int, _ callback: Callback, context: any TransitionContext) -> TransitionFit {
+    func fit(of controller: Int, _ callback: Callback) -> TransitionFit {
         guard callback.isAppearanceCallback, open.isOpen, !open.steps.isEmpty else { return .opens }
         let known = open.role(of: controller)
         if open.waitingForOtherSide, known != nil { return .opens }
