@@ -67,7 +67,7 @@ enum PlantedRules {
     }
 }
 
-struct LegalTraffic {
+struct LegalTraffic: TrafficWriter {
     private struct Controller {
         let className: String
         let address: UInt64
@@ -84,7 +84,7 @@ struct LegalTraffic {
     }
 
     var random: SeededGenerator
-    let header: LineHeader
+    let lineHeader: LineHeader
     let style: MessageStyle
     let noise: Double
     let out = Writer()
@@ -92,8 +92,8 @@ struct LegalTraffic {
     private(set) var planted: [(line: Int, rule: Rule)] = []
     private var toPlant: [Rule]
 
-    private var pid = 2000
-    private var micros: Int64 = 1_707_466_443_000_000
+    var pid = 2000
+    var micros: Int64 = 1_707_466_443_000_000
     private var controllers: [Controller] = []
     private var tabs: [[Level]] = []
     private var activeTab = 0
@@ -106,7 +106,7 @@ struct LegalTraffic {
 
     init(random: SeededGenerator, header: LineHeader, style: MessageStyle, noise: Double, plant: Bool) {
         self.random = random
-        self.header = header
+        self.lineHeader = header
         self.style = style
         self.noise = noise
         toPlant = plant ? PlantedRules.all.filter { PlantedRules.isPlantable($0, style: style, hasThreads: header.hasThreads) } : []
@@ -125,18 +125,8 @@ struct LegalTraffic {
 
     // MARK: Writing
 
-    private mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &random) < p }
-    private mutating func pick<T>(_ items: [T]) -> T { items[Int.random(in: 0..<items.count, using: &random)] }
-    private mutating func tick(_ lo: Int64, _ hi: Int64) { micros += Int64.random(in: lo...hi, using: &random) }
-
     private mutating func line(_ message: String, thread: Int? = nil) {
-        tick(200, 3_000)
-        out.line(header.text(micros: micros, pid: pid, thread: thread) + message)
-        lastMessageLine = out.lines
-        while chance(noise) {
-            tick(100, 5_000)
-            out.line(header.text(micros: micros, pid: pid) + pick(LogGenerator.noiseLines))
-        }
+        lastMessageLine = write(message, thread: thread)
     }
 
     /// A controller's callback, by its Objective-C selector.

@@ -159,8 +159,39 @@ struct LineHeader {
     }
 }
 
+/// What both generators share: a seeded random source, a clock that only moves forward, and lines written with
+/// ordinary app logging after them.
+protocol TrafficWriter {
+    var random: SeededGenerator { get set }
+    var micros: Int64 { get set }
+    var pid: Int { get }
+    var noise: Double { get }
+    var out: Writer { get }
+    var lineHeader: LineHeader { get }
+}
+
+extension TrafficWriter {
+    mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &random) < p }
+    mutating func pick<T>(_ items: [T]) -> T { items[Int.random(in: 0..<items.count, using: &random)] }
+    mutating func tick(_ lo: Int64, _ hi: Int64) { micros += Int64.random(in: lo...hi, using: &random) }
+
+    /// Writes `message` a little after the last line (on `thread`, the main thread by default), then ordinary app
+    /// logging while a `noise` chance holds. Returns the message's line.
+    @discardableResult
+    mutating func write(_ message: String, thread: Int? = nil) -> Int {
+        tick(200, 3_000)
+        out.line(lineHeader.text(micros: micros, pid: pid, thread: thread) + message)
+        let line = out.lines
+        while chance(noise) {
+            tick(100, 5_000)
+            out.line(lineHeader.text(micros: micros, pid: pid) + pick(LogGenerator.noiseLines))
+        }
+        return line
+    }
+}
+
 /// One app launch after another until the size is reached.
-struct LogGenerator {
+struct LogGenerator: TrafficWriter {
     var random: SeededGenerator
     let format: Format
     let noise: Double
@@ -189,27 +220,19 @@ struct LogGenerator {
         out.flush()
     }
 
-    private mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &random) < p }
-    private mutating func pick<T>(_ items: [T]) -> T { items[Int.random(in: 0..<items.count, using: &random)] }
+    var lineHeader: LineHeader { LineHeader(format: format, process: process) }
 
-    private mutating func tick(_ lo: Int64, _ hi: Int64) { micros += Int64.random(in: lo...hi, using: &random) }
-
-    private func header() -> String { LineHeader(format: format, process: process).text(micros: micros, pid: pid) }
+    private func header() -> String { lineHeader.text(micros: micros, pid: pid) }
 
     /// A lifecycle line in one of the message forms apps use.
     private mutating func log(_ className: String, _ objc: String, _ swift: String) {
-        tick(200, 3_000)
         let message: String
         switch format {
         case .nslogClassic: message = "\(className)    >>>>    \(objc)"
         case .nslogModern, .logCompact: message = "\(className) \(swift)"
         case .bare: message = "\(className) \(swift)"
         }
-        out.line(header() + message)
-        while chance(noise) {
-            tick(100, 5_000)
-            out.line(header() + pick(LogGenerator.noiseLines))
-        }
+        write(message)
     }
 
     private mutating func controller(_ name: String, _ callback: String) {
