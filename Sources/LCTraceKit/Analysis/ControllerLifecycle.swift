@@ -174,22 +174,27 @@ struct ControllerLifecycle {
     /// What `callback` does to this instance: nil when it is legal, else the rule it breaks. Changes nothing, so that
     /// the instance registry can ask each of several instances sharing a class name.
     func judge(_ callback: Callback) -> Rule? {
+        judge(callback, outcome: ControllerAutomaton.outcome(of: callback, in: phase))
+    }
+
+    /// `judge`, with the automaton's outcome for the callback already looked up.
+    private func judge(_ callback: Callback, outcome: ControllerStepOutcome) -> Rule? {
         if let rule = callback.noticeRule { return rule }
-        if callback == .viewDidLoad { return viewLoadRule() }
+        if callback == .viewDidLoad { return viewLoadRule(outcome: outcome) }
         if callback.isContainmentCallback {
             let pair = ControllerLifecycle.containmentPairs.first { $0.close == callback }
             guard let pair else { return nil }
             return openContainment.contains(pair.open) ? nil : pair.rule
         }
-        if case .violation(let rule, _) = ControllerAutomaton.outcome(of: callback, in: phase) { return rule }
+        if case .violation(let rule, _) = outcome { return rule }
         return nil
     }
 
     /// viewDidLoad (§4, §8): legal the first time and after a memory warning or unload; a reload while on screen
     /// is suspicious; after appearance callbacks of the same view life it came late; otherwise the view loaded twice.
-    private func viewLoadRule() -> Rule? {
+    private func viewLoadRule(outcome: ControllerStepOutcome) -> Rule? {
         if appearanceWithoutLoad != nil, !hasLoadedView { return .appearanceBeforeViewDidLoad }
-        guard ControllerAutomaton.outcome(of: .viewDidLoad, in: phase) == .viewLoadedAgain else { return nil }
+        guard outcome == .viewLoadedAgain else { return nil }
         if viewMayBeUnloaded || !hasLoadedView { return phase == .visible ? .viewReloadedWhileVisible : nil }
         return .viewLoadedTwice
     }
@@ -197,18 +202,19 @@ struct ControllerLifecycle {
     /// Takes the callback: moves the automaton, keeps the view-life facts, and records the instance's appearances in
     /// its report. Returns the deviation it was, if any.
     mutating func take(_ callback: Callback, line: Int, micros: Int64?, report: inout ControllerReport) -> LifecycleViolation? {
-        let rule = judge(callback)
+        let outcome = ControllerAutomaton.outcome(of: callback, in: phase)
+        let rule = judge(callback, outcome: outcome)
         let violation = rule.map { LifecycleViolation(rule: $0, callback: callback, phase: phase, earlier: appearanceWithoutLoad) }
         var flagged = false
         if callback.noticeRule != nil {
             // UIKit's notice about the instance: a finding, not a step of its life.
         } else if callback == .viewDidLoad {
-            if case .to(let next) = ControllerAutomaton.outcome(of: callback, in: phase) { phase = next }
+            if case .to(let next) = outcome { phase = next }
             flagged = rule == .appearanceBeforeViewDidLoad || rule == .viewLoadedTwice
             markLoaded()
         } else {
             if callback.isContainmentCallback { takeContainment(callback) }
-            switch ControllerAutomaton.outcome(of: callback, in: phase) {
+            switch outcome {
             case .to(let next):
                 phase = next
             case .violation(_, let next):

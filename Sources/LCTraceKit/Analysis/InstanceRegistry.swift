@@ -26,24 +26,27 @@ protocol InstanceRoles {
 /// Which of several live instances sharing a class name a callback is for, as ranks: lower is more plausible. Only
 /// the candidates that take the callback legally compete on rank; a rule fires only when none of them can.
 enum InferenceRules {
-    /// The rank of an existing instance.
-    static func rank(_ callback: Callback, _ life: ControllerLifecycle, _ role: RoleFacts) -> Int {
+    /// The rank of an existing instance. `place` is asked only by the callbacks whose rank reads it.
+    static func rank(_ callback: Callback, _ life: ControllerLifecycle, place: () -> RoleFacts) -> Int {
         switch callback {
         case .viewWillAppear:
             // In a push or present, the one just loaded; in a pop or dismiss, the one the leaving controller reveals;
             // opening a tab switch, the top of a tab; a cancelled gesture's controller when the steps so far are that
             // template's. A controller buried on another stack (another tab), or under a sheet, does not join a
             // transition under way.
+            let role = place()
             let expected = life.isFreshlyLoaded || role.isRevealed || (role.fit == .opens && role.isTopOfAStack)
             let buried = role.fit != .opens && !expected && !role.isParticipant && role.isOnStack && !role.isBelowLeaving
             return (buried ? 10 : 0) + role.fit.rawValue * 2 + (expected ? 0 : 1)
         case .viewWillDisappear:
             // The one on screen on top of its stack (a sheet over a presenter of its own class).
+            let role = place()
             return role.fit.rawValue * 2 + (role.isOnTop ? 0 : 1)
         case .viewDidAppear, .viewDidDisappear, .viewIsAppearing:
-            return role.fit.rawValue
+            return place().fit.rawValue
         case .dealloc:
             // The one that left in a pop or dismiss, then one a pop-to-root took off silently, then one on no stack.
+            let role = place()
             switch role.leftOnEvidence {
             case true?: return 0
             case false?: return 1
@@ -66,15 +69,6 @@ enum InferenceRules {
             return life.phase == .hidden || life.phase == .unknown ? 1 : 0
         default:
             return 0
-        }
-    }
-
-    /// Whether `rank` reads the instance's place for this callback (the others rank by the instance's life alone, and
-    /// the session is not asked).
-    static func needsPlace(_ callback: Callback) -> Bool {
-        switch callback {
-        case .viewWillAppear, .viewWillDisappear, .viewDidAppear, .viewDidDisappear, .viewIsAppearing, .dealloc: return true
-        default: return false
         }
     }
 
@@ -151,8 +145,7 @@ struct InstanceRegistry {
             guard lifecycles[instance].phase != .dead else { continue }
             considered += 1
             let illegal = lifecycles[instance].judge(callback) != nil
-            let facts = InferenceRules.needsPlace(callback) ? roles.facts(of: instance, for: callback) : RoleFacts()
-            let rank = InferenceRules.rank(callback, lifecycles[instance], facts)
+            let rank = InferenceRules.rank(callback, lifecycles[instance]) { roles.facts(of: instance, for: callback) }
             if let current = best, (current.illegal ? 1 : 0, current.rank) <= (illegal ? 1 : 0, rank) { continue }
             best = (instance, illegal, rank)
         }

@@ -74,27 +74,34 @@ struct NavigationModel {
         return stacks[place.stack][place.level - 1].controller
     }
 
+    /// The navigation controller `controller` is in: its stack, the controller's level, the level of the navigation
+    /// controller's root (a stack's root, or a presented controller), and the controller that presented it full screen
+    /// (nil for a stack's root, and for a sheet, whose presenter gets no callbacks).
+    private func navigationController(of controller: Int) -> (stack: [Level], level: Int, root: Int, presenter: Int?)? {
+        guard let place = place(of: controller) else { return nil }
+        let stack = stacks[place.stack]
+        let root = stack[...place.level].lastIndex { $0.arrival != .push } ?? 0
+        let presenter = stack[root].arrival == .present && root > 0 ? stack[root - 1].controller : nil
+        return (stack, place.level, root, presenter)
+    }
+
     /// Whether a pop, pop-to-root or dismiss of `leaving` can reveal `target`: a controller below it in its navigation
     /// controller, or the presenter of that navigation controller unless it was shown as a sheet.
     func canReveal(_ target: Int, byLeaving leaving: Int) -> Bool {
-        guard let place = place(of: leaving) else { return false }
-        let stack = stacks[place.stack]
-        let root = stack[...place.level].lastIndex { $0.arrival != .push } ?? 0
-        if stack[root..<place.level].contains(where: { $0.controller == target }) { return true }
-        return stack[root].arrival == .present && root > 0 && stack[root - 1].controller == target
+        guard let navigation = navigationController(of: leaving) else { return false }
+        if navigation.stack[navigation.root..<navigation.level].contains(where: { $0.controller == target }) { return true }
+        return navigation.presenter == target
     }
 
     /// The controller a backward transition of `kind` from `leaving` returns to: the one right below it for a pop, its
     /// navigation controller's root for a pop-to-root, the presenter of its navigation controller for a dismiss.
     func target(of kind: TransitionKind, leaving: Int) -> Int? {
-        guard let place = place(of: leaving) else { return nil }
-        let stack = stacks[place.stack]
-        let root = stack[...place.level].lastIndex { $0.arrival != .push } ?? 0
+        guard let navigation = navigationController(of: leaving) else { return nil }
         switch kind {
         case .popToRoot:
-            return root < place.level ? stack[root].controller : nil
-        case .dismiss where stack[root].arrival == .present && root > 0:
-            return stack[root - 1].controller
+            return navigation.root < navigation.level ? navigation.stack[navigation.root].controller : nil
+        case .dismiss where navigation.presenter != nil:
+            return navigation.presenter
         default:
             return revealed(byLeaving: leaving)
         }
