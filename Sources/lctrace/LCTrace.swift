@@ -40,8 +40,8 @@ struct LCTrace: ParsableCommand {
                 print(fullMessage(for: error))
                 Glibc.exit(ExitStatus.completed)
             }
-            FileHandleStream.standardError.write("lctrace: " + fullMessage(for: error) + "\n")
-            Glibc.exit(ExitStatus.usageOrInput)
+            // One line: what is wrong, without the usage text (`--help` has it) or a long argument echoed back.
+            fail(oneLine(message(for: error)))
         }
     }
 }
@@ -129,7 +129,7 @@ struct Analyze: ParsableCommand {
         do {
             analyzer = try Analyzer(options: options, sink: sink)
         } catch {
-            fail("--pattern: \(error)")
+            fail(oneLine("--pattern: \(error)"))
         }
         let statistics = RunStatistics()
         let progress = ProgressLine.wanted() ? ProgressLine(total: sources.reduce(0) { $0 + (regularFileSize($1) ?? 0) }) : nil
@@ -143,6 +143,7 @@ struct Analyze: ParsableCommand {
         }
         progress?.clear()
         let summary = analyzer.finish()
+        finishWriting(output)
         if stats { FileHandleStream.standardError.write(statistics.report(summary)) }
         if let failOn, Severity.allCases.contains(where: { $0 >= failOn.severity && summary.findings($0) > 0 }) {
             throw ExitCode(ExitStatus.findingsAtThreshold)
@@ -183,6 +184,19 @@ func readableSources(_ inputs: [String]) -> [InputSource] {
     return sources
 }
 
+/// The first line of `message`, at most 300 characters: an error never echoes a 100 KB argument back.
+func oneLine(_ message: String) -> String {
+    let line = message.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? message
+    return line.count <= 300 ? line : line.prefix(297) + "…"
+}
+
+/// Flushes the report; when it could not all be written (a full disk, a closed standard output), says so and exits
+/// with status 2, so that a CI job does not take a missing report for a clean one.
+func finishWriting(_ output: Output) {
+    output.flush()
+    if let failure = output.failure { fail("the report is incomplete: \(failure)") }
+}
+
 /// Says what went wrong on stderr and exits with status 2.
 func fail(_ message: String) -> Never {
     FileHandleStream.standardError.write("lctrace: \(message)\n")
@@ -204,6 +218,9 @@ struct LineFormatOptions: ParsableArguments {
     func validate() throws {
         if pattern != nil, lineFormat != "auto" {
             throw ValidationError("--pattern and --line-format cannot be used together.")
+        }
+        if let pattern, let problem = LineFormat.customPatternProblem(pattern) {
+            throw ValidationError("--pattern: \(problem).")
         }
         if lineFormat != "auto", LineFormat.named(lineFormat) == nil {
             throw ValidationError("unknown line format '\(lineFormat)'; expected auto, \(LineFormat.builtIn.map(\.name).joined(separator: ", ")).")
@@ -260,7 +277,7 @@ struct Lines: ParsableCommand {
         do {
             analyzer = try Analyzer(options: options, sink: DiscardingSink())
         } catch {
-            fail("--pattern: \(error)")
+            fail(oneLine("--pattern: \(error)"))
         }
         let shown = Set(only)
         let json = format == .json
@@ -282,7 +299,7 @@ struct Lines: ParsableCommand {
             fail("\(error)")
         }
         analyzer.finish()
-        output.flush()
+        finishWriting(output)
     }
 }
 
@@ -320,8 +337,12 @@ struct RuleOptions: ParsableArguments {
         for assignment in severity where RuleSettings.assignment(assignment) == nil {
             throw ValidationError("--severity \(assignment): expected RULE=error|warning|info|off with a rule from `lctrace rules`.")
         }
-        if let leakTimeout, leakTimeout < 0 { throw ValidationError("--leak-timeout must not be negative.") }
-        if let slowTransition, slowTransition < 0 { throw ValidationError("--slow-transition must not be negative.") }
+        if let leakTimeout, let problem = RuleSettings.leakTimeoutProblem(leakTimeout) {
+            throw ValidationError("--leak-timeout \(problem).")
+        }
+        if let slowTransition, let problem = RuleSettings.slowTransitionProblem(slowTransition) {
+            throw ValidationError("--slow-transition \(problem).")
+        }
         if config != nil, noConfig { throw ValidationError("--config and --no-config cannot be used together.") }
     }
 
@@ -358,10 +379,12 @@ struct Rules: ParsableCommand {
 
     func run() throws {
         let (settings, _) = ruleOptions.settings()
+        let output = Output(fileDescriptor: STDOUT_FILENO)
         switch format {
-        case .text: print(RuleCatalogRendering.list(settings: settings), terminator: "")
-        case .json: print(RuleCatalogRendering.listJSON(settings: settings), terminator: "")
+        case .text: output.write(RuleCatalogRendering.list(settings: settings))
+        case .json: output.write(RuleCatalogRendering.listJSON(settings: settings))
         }
+        finishWriting(output)
     }
 }
 
@@ -386,10 +409,12 @@ struct Explain: ParsableCommand {
     func run() throws {
         let (settings, _) = ruleOptions.settings()
         let rule = Rule(rawValue: rule)!
+        let output = Output(fileDescriptor: STDOUT_FILENO)
         switch format {
-        case .text: print(RuleCatalogRendering.explain(rule, settings: settings), terminator: "")
-        case .json: print(RuleCatalogRendering.explainJSON(rule, settings: settings), terminator: "")
+        case .text: output.write(RuleCatalogRendering.explain(rule, settings: settings))
+        case .json: output.write(RuleCatalogRendering.explainJSON(rule, settings: settings))
         }
+        finishWriting(output)
     }
 }
 

@@ -13,6 +13,10 @@ import Yams
 public struct ConfigFile: Sendable, Equatable {
     public static let defaultName = ".lctrace.yml"
     public static let keys = ["severity", "leak-timeout", "slow-transition"]
+    /// The largest file read (64 KiB), and the most YAML nodes it may expand to (aliases counted at every use):
+    /// a small file of nested aliases would otherwise expand to billions of values.
+    public static let maxBytes = 64 << 10
+    public static let maxNodes = 10_000
 
     public var severity: [Rule: Severity?] = [:]
     public var leakTimeoutSeconds: Double?
@@ -22,22 +26,35 @@ public struct ConfigFile: Sendable, Equatable {
 
     /// Reads and validates the file at `path`.
     public static func load(path: String) throws(ConfigError) -> ConfigFile {
-        let text: String
+        let data: Data
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            guard let file = FileHandle(forReadingAtPath: path) else { throw CocoaError(.fileReadNoPermission) }
+            defer { try? file.close() }
+            data = try file.read(upToCount: maxBytes + 1) ?? Data()  // one byte more tells a file that is too big
         } catch {
             throw ConfigError(path: path, message: "cannot be read (\(error.localizedDescription))")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigError(path: path, message: data.count > maxBytes ? "is larger than \(maxBytes >> 10) KiB" : "is not UTF-8 text")
         }
         return try parse(text, path: path)
     }
 
     public static func parse(_ text: String, path: String) throws(ConfigError) -> ConfigFile {
-        let document: Any?
+        guard text.utf8.count <= maxBytes else {
+            throw ConfigError(path: path, message: "is larger than \(maxBytes >> 10) KiB")
+        }
+        let root: Node?
         do {
-            document = try Yams.load(yaml: text)
+            root = try Yams.compose(yaml: text)  // aliases stay shared here; only `any` below would copy them out
         } catch {
             throw ConfigError(path: path, message: "is not valid YAML: \(error)")
         }
+        var budget = maxNodes
+        if let root, !fits(root, budget: &budget) {
+            throw ConfigError(path: path, message: "expands to more than \(maxNodes) YAML values (nested aliases?)")
+        }
+        let document = root?.any
         var config = ConfigFile()
         guard let document else { return config }  // an empty file
         guard let top = document as? [String: Any] else {
@@ -61,13 +78,19 @@ public struct ConfigFile: Sendable, Equatable {
                     config.severity[rule] = severity
                 }
             case "leak-timeout":
-                guard let seconds = number(value), seconds >= 0 else {
+                guard let seconds = number(value) else {
                     throw ConfigError(path: path, message: "leak-timeout must be a number of seconds")
+                }
+                if let problem = RuleSettings.leakTimeoutProblem(seconds) {
+                    throw ConfigError(path: path, message: "leak-timeout \(problem)")
                 }
                 config.leakTimeoutSeconds = seconds
             case "slow-transition":
-                guard let ms = number(value), ms >= 0 else {
+                guard let ms = number(value) else {
                     throw ConfigError(path: path, message: "slow-transition must be a number of milliseconds")
+                }
+                if let problem = RuleSettings.slowTransitionProblem(ms) {
+                    throw ConfigError(path: path, message: "slow-transition \(problem)")
                 }
                 config.slowTransitionMs = ms
             default:
@@ -75,6 +98,19 @@ public struct ConfigFile: Sendable, Equatable {
             }
         }
         return config
+    }
+
+    /// Whether `node`, with every alias expanded, has at most `budget` nodes; stops counting once it has not.
+    private static func fits(_ node: Node, budget: inout Int) -> Bool {
+        budget -= 1
+        guard budget >= 0 else { return false }
+        switch node {
+        case .scalar, .alias: return true
+        case .sequence(let sequence):
+            return sequence.allSatisfy { fits($0, budget: &budget) }
+        case .mapping(let mapping):
+            return mapping.allSatisfy { fits($0.key, budget: &budget) && fits($0.value, budget: &budget) }
+        }
     }
 
     private static func number(_ value: Any) -> Double? {

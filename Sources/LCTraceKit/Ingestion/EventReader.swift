@@ -33,6 +33,12 @@ final class EventReader {
     private let readsJSON: Bool
     /// The format of the first line with a header, or the style of the first JSON entry: the input's format.
     private var firstFormat: String?
+    /// Lines in a row whose match PCRE2 abandoned at its limits, and the number of the last of them.
+    private var regexLimitRun = 0
+    private var regexLimitLine = 0
+    /// After this many such lines in a row the input is given up: the pattern costs milliseconds a line, and the
+    /// run would take hours while reading nothing.
+    static let regexLimitBudget = 1000
 
     /// `forcedFormat`: the format's name when the choice is forced (`--line-format`, `--pattern`).
     init(name: String, recognizer: LineHeaderRecognizer, messageParser: MessageParser, forcedFormat: String?, firstLine: Int,
@@ -61,16 +67,32 @@ final class EventReader {
                 reported = total
             }
         }
-        try reader.forEachLine { line, truncated in take(line, truncated: truncated) }
+        try reader.forEachLine { line, truncated in try take(line, truncated: truncated) }
         replay(json.finish())
         if forcedFormat == nil, let firstFormat { summary.format = firstFormat }
         summary.bytes = reader.bytesRead
     }
 
-    private func take(_ line: UnsafeRawBufferPointer, truncated: Bool) {
+    private func take(_ line: UnsafeRawBufferPointer, truncated: Bool) throws(InputError) {
         lineNumber += 1
-        if readsJSON, json.collecting || LogJSONAssembler.mayStartObject(line), takeJSON(line, truncated: truncated) { return }
-        process(line, truncated: truncated)
+        if readsJSON, json.collecting || LogJSONAssembler.mayStartObject(line), takeJSON(line, truncated: truncated) {
+        } else {
+            process(line, truncated: truncated)
+        }
+        if regexLimitRun > 0 {
+            if regexLimitLine != lineNumber {
+                regexLimitRun = 0
+            } else if regexLimitRun >= EventReader.regexLimitBudget {
+                throw .matchLimit(lines: regexLimitRun)
+            }
+        }
+    }
+
+    /// Counts a line whose match PCRE2 abandoned.
+    private func countRegexLimit() {
+        summary.skipped[.regexLimit, default: 0] += 1
+        if regexLimitLine != lineNumber { regexLimitRun += 1 }
+        regexLimitLine = lineNumber
     }
 
     /// Hands the line to the JSON assembler; returns false when it is to be read as an ordinary line.
@@ -157,7 +179,7 @@ final class EventReader {
             }
             summary.parsedLines += 1
         } catch {
-            summary.skipped[.regexLimit, default: 0] += 1
+            countRegexLimit()
         }
     }
 
@@ -167,7 +189,7 @@ final class EventReader {
             _ = try readMessage(line, header: header, start: 0, format: format)
             summary.parsedLines += 1
         } catch {
-            summary.skipped[.regexLimit, default: 0] += 1
+            countRegexLimit()
         }
     }
 

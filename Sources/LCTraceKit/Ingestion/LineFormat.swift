@@ -129,6 +129,24 @@ public struct LineFormat: Sendable {
     }
 
     var isAnchoredBuiltIn: Bool { name != "custom" }
+
+    /// The named groups a header pattern reads; a `--pattern` must have at least one of them.
+    public static let groupNames = ["time", "process", "pid", "tid", "message"]
+
+    /// Why `pattern` cannot be a `--pattern` (it does not compile, or names none of `groupNames`), in one line;
+    /// nil when it can.
+    public static func customPatternProblem(_ pattern: String) -> String? {
+        let compiled: PCRE2Pattern
+        do {
+            compiled = try PCRE2Pattern(pattern)
+        } catch {
+            return "invalid regular expression at offset \(error.offset): \(error.message)"
+        }
+        guard groupNames.contains(where: { compiled.groupNumber(named: $0) != nil }) else {
+            return "the pattern names none of the groups \(groupNames.joined(separator: ", ")), as in (?<message>.*)"
+        }
+        return nil
+    }
 }
 
 /// The parts of a line a format recognised, as byte ranges into the line.

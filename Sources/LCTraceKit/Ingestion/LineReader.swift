@@ -243,12 +243,16 @@ public enum InputError: Error, Equatable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
     case isDirectory(path: String)
     case readFailed(reason: String)
+    /// So many lines in a row hit PCRE2's match limits that the input was given up (`EventReader.regexLimitBudget`).
+    case matchLimit(lines: Int)
 
     public var description: String {
         switch self {
         case let .cannotOpen(path, reason): return "\(path): cannot open: \(reason)"
         case let .isDirectory(path): return "\(path): is a directory"
         case let .readFailed(reason): return "read failed: \(reason)"
+        case let .matchLimit(lines):
+            return "\(lines) lines in a row hit the regular expression match limit; the line pattern backtracks too much"
         }
     }
 }

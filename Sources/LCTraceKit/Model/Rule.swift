@@ -96,6 +96,27 @@ public struct RuleSettings: Sendable, Equatable {
 }
 
 extension RuleSettings {
+    /// The largest `leak-timeout` accepted, in seconds (one day): beyond it the rule means nothing in one run.
+    public static let maxLeakTimeoutSeconds: Double = 86_400
+    /// The largest `slow-transition` accepted, in milliseconds (one hour).
+    public static let maxSlowTransitionMs: Double = 3_600_000
+
+    /// Why `seconds` cannot be a leak timeout (not a finite number from 0 to a day), or nil when it can.
+    public static func leakTimeoutProblem(_ seconds: Double) -> String? {
+        guard seconds.isFinite, seconds >= 0, seconds <= maxLeakTimeoutSeconds else {
+            return "must be a number of seconds from 0 to \(JSONValue.format(maxLeakTimeoutSeconds)), not \(seconds)"
+        }
+        return nil
+    }
+
+    /// Why `ms` cannot be a slow-transition threshold (not a finite number from 0 to an hour), or nil when it can.
+    public static func slowTransitionProblem(_ ms: Double) -> String? {
+        guard ms.isFinite, ms >= 0, ms <= maxSlowTransitionMs else {
+            return "must be a number of milliseconds from 0 to \(JSONValue.format(maxSlowTransitionMs)), not \(ms)"
+        }
+        return nil
+    }
+
     /// `error`, `warning`, `info` → that severity; `off` → `.some(nil)`; anything else → nil.
     public static func level(_ text: String) -> Severity?? {
         if text == "off" { return .some(nil) }

@@ -305,8 +305,10 @@ struct JSONWriter {
         writeEscaped(utf8)
     }
 
-    /// The text quoted, its quotes, backslashes and control characters escaped.
+    /// The text quoted, its quotes, backslashes and control characters (C0 and C1) escaped, and any bytes that are not
+    /// UTF-8 replaced by U+FFFD: a log line can hold any byte, and a JSON reader takes only valid UTF-8.
     private mutating func writeEscaped(_ utf8: UnsafeRawBufferPointer) {
+        guard utf8.allSatisfy({ $0 < 0x80 }) else { return writeEscaped(String(decoding: utf8, as: UTF8.self).unicodeScalars) }
         buffer.append(UInt8(ascii: "\""))
         for byte in utf8 {
             switch byte {
@@ -324,7 +326,26 @@ struct JSONWriter {
         buffer.append(UInt8(ascii: "\""))
     }
 
-    /// Nonzero when the word holds a control character, a quote or a backslash (in the high bit of the first such
+    /// `writeEscaped` for text with characters beyond ASCII, valid UTF-8 now.
+    private mutating func writeEscaped(_ scalars: String.UnicodeScalarView) {
+        buffer.append(UInt8(ascii: "\""))
+        for scalar in scalars {
+            switch scalar.value {
+            case UInt32(UInt8(ascii: "\"")): buffer.append(#"\""#)
+            case UInt32(UInt8(ascii: "\\")): buffer.append(#"\\"#)
+            case 0x0A: buffer.append(#"\n"#)
+            case 0x0D: buffer.append(#"\r"#)
+            case 0x09: buffer.append(#"\t"#)
+            case 0..<0x20, 0x80..<0xA0:
+                let hex = String(scalar.value, radix: 16)
+                buffer.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
+            default: buffer.append(String(scalar))
+            }
+        }
+        buffer.append(UInt8(ascii: "\""))
+    }
+
+    /// Nonzero when the word holds a control character, a quote, a backslash or a byte beyond ASCII (in the high bit of the first such
     /// byte at least, which is enough).
     @inline(__always)
     private static func escapeBits(_ word: UInt64) -> UInt64 {
@@ -332,12 +353,13 @@ struct JSONWriter {
         let highs: UInt64 = 0x8080_8080_8080_8080
         func zeroBytes(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & highs }
         let control = (word &- ones &* 0x20) & ~word & highs
-        return control | zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x5C))
+        // A byte from 0x80 up goes the slow way too: it may begin a C1 control or not be UTF-8 at all.
+        return control | zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x5C)) | (word & highs)
     }
 
     @inline(__always)
     private static func needsEscaping(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+        byte < 0x20 || byte >= 0x80 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
     /// Writes `"text"` when the text needs no escaping, copying and checking it in the same eight-byte words;

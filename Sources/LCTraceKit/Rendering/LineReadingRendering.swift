@@ -5,17 +5,17 @@ public enum LineReadingRendering {
     public static func text(_ reading: LineReading, style: TextStyle = TextStyle(enabled: false)) -> String {
         var columns = [String(reading.line).leftPadded(to: 6), reading.disposition.rightPadded(to: 12),
                        (reading.format ?? "bare").rightPadded(to: 14)]
-        if let header = header(reading) { columns.append(style.dim(header)) }
+        if let header = header(reading) { columns.append(style.dim(TerminalText.escaped(header))) }
         if let callback = reading.callback {
             var read = (reading.className.map { $0 + " " } ?? "") + callback.rawValue
             if let address = reading.address { read += " @" + address }
             if let spelled = reading.spelled, spelled != callback.rawValue { read += "  (logged as \(spelled))" }
             if let reason = reading.reason { read += ": " + reason }
-            columns.append(read)
+            columns.append(TerminalText.escaped(read))
         } else if reading.disposition != "blank" {
             var message = (reading.message ?? reading.text).trimmingSpaces()
             if message.count > 120 { message = String(message.prefix(120)) + "…" }
-            columns.append((reading.reason.map { $0 + ": " } ?? "") + "«" + message + "»")
+            columns.append((reading.reason.map { $0 + ": " } ?? "") + "«" + TerminalText.escaped(message) + "»")
         }
         return columns.joined(separator: "  ").trimmingSpaces(leading: false) + "\n"
     }

@@ -8,6 +8,15 @@ public final class Output: TextOutputStream {
     private let buffer = ByteBuffer(capacity: 1 << 17)
     /// Everything written, when writing to memory.
     public private(set) var text = ""
+    /// Why the report could not be written whole (a failed write to the descriptor, or a part of the report lost on
+    /// the way), once that happened; nothing more is written to the descriptor after a failed write.
+    public private(set) var failure: String?
+    private var writeFailed = false
+
+    /// Marks the report as not written whole, for `reason` (the first reason is kept).
+    func fail(_ reason: String) {
+        if failure == nil { failure = reason }
+    }
 
     /// Buffered writes to a file descriptor, flushed at 64 KiB and on `flush()`.
     public init(fileDescriptor: Int32) {
@@ -51,14 +60,20 @@ public final class Output: TextOutputStream {
 
     public func flush() {
         guard let fd, !buffer.isEmpty else { return }
+        defer { buffer.removeAll() }
+        guard !writeFailed else { return }
         let bytes = buffer.bytes
         var offset = 0
         while offset < bytes.count {
             let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 { if errno == EINTR { continue } else { break } }
+            if written < 0 {
+                if errno == EINTR { continue }
+                writeFailed = true
+                fail("cannot write to the output: " + String(cString: strerror(errno)))
+                return
+            }
             offset += written
         }
-        buffer.removeAll()
     }
 
     deinit { flush() }

@@ -58,7 +58,7 @@ public final class TextRenderer: ReportSink {
 
     public func endInput(_ summary: InputSummary) {
         guard !inputFindings.isEmpty else { return }
-        output.write(style.bold("Input \(summary.name)") + "\n  " + style.bold("Findings") + "\n")
+        output.write(style.bold("Input \(TerminalText.escaped(summary.name))") + "\n  " + style.bold("Findings") + "\n")
         for finding in inputFindings { output.write("    " + formatFinding(finding) + "\n") }
         output.write("\n")
         inputFindings = []
@@ -276,7 +276,7 @@ public final class TextRenderer: ReportSink {
         let heading = total > unread.count ? "Unread lines (the first \(unread.count) of \(total))" : "Unread lines"
         output.write(style.bold(heading) + " name a lifecycle callback but no controller (`lctrace lines FILE` shows how each line was read)\n")
         for line in unread {
-            output.write("  \(line.input):\(line.line): \(line.reason.rawValue): \(line.text)\n")
+            output.write("  \(TerminalText.escaped(line.input)):\(line.line): \(line.reason.rawValue): \(TerminalText.escaped(line.text))\n")
         }
         output.write("\n")
     }
@@ -288,7 +288,7 @@ public final class TextRenderer: ReportSink {
         output.write(style.bold("Time went back") + " within a session; durations across a step back count as zero\n")
         for input in inputs {
             let which = input.timeStepsBack == 1 ? "the only step back" : "the first of \(input.timeStepsBack) steps back"
-            output.write("  \(input.name):\(input.firstTimeStepBack ?? 0): \(which)\n")
+            output.write("  \(TerminalText.escaped(input.name)):\(input.firstTimeStepBack ?? 0): \(which)\n")
         }
         output.write("\n")
     }
@@ -299,11 +299,11 @@ public final class TextRenderer: ReportSink {
             .filter { !$0.1.isEmpty }
         guard !groups.isEmpty else { return }
         output.write(style.bold("Timing") + "\n")
-        let width = groups.flatMap { $0.1.map(\.name.count) }.max() ?? 0
+        let width = groups.flatMap { $0.1.map { TerminalText.escaped($0.name).count } }.max() ?? 0
         for (title, rows) in groups {
             output.write("  " + title + "\n")
             for row in rows {
-                output.write("    " + row.name.rightPadded(to: width) + "  " + "\(row.count)×".leftPadded(to: 5)
+                output.write("    " + TerminalText.escaped(row.name).rightPadded(to: width) + "  " + "\(row.count)×".leftPadded(to: 5)
                              + style.dim("  p50 \(TextFormat.duration(row.p50Ms)), p90 \(TextFormat.duration(row.p90Ms)), max \(TextFormat.duration(row.maxMs))") + "\n")
             }
         }

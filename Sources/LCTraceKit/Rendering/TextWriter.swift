@@ -9,8 +9,12 @@ struct TextWriter {
     let style: TextStyle
 
     @inline(__always) func write(_ literal: StaticString) { buffer.append(literal) }
-    /// Any text (a literal reaches `write(_: StaticString)` instead, as a String would not).
-    @inline(__always) func write(text: String) { buffer.append(text) }
+    /// Any text (a literal reaches `write(_: StaticString)` instead, as a String would not), with the control
+    /// characters a log may hold escaped (`TerminalText`).
+    @inline(__always) func write(text: String) {
+        var text = text
+        text.withUTF8 { TerminalText.append(UnsafeRawBufferPointer($0), to: buffer) }
+    }
 
     func write(_ number: Int) {
         buffer.write(atMost: JSONWriter.integerRoom) { JSONWriter.writeInteger(Int64(number), at: $0) }

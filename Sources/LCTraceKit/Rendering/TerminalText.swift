@@ -1,0 +1,41 @@
+/// Text from a log made safe to print on a terminal. A log line can hold any byte, and control characters would
+/// move the cursor, recolour the screen, switch character sets or reset the terminal when printed. Every string the
+/// text reports take from the input goes through here: its C0 controls and DEL are shown as `\x1b`, its C1 controls
+/// as `\u009b`, and bytes that are not UTF-8 as U+FFFD.
+public enum TerminalText {
+    /// `text` with its control characters escaped.
+    public static func escaped(_ text: String) -> String {
+        var copy = text
+        return copy.withUTF8 { isPlain(UnsafeRawBufferPointer($0)) } ? text : escapedScalars(text.unicodeScalars)
+    }
+
+    /// Appends `utf8` to `buffer`, its control characters escaped and its invalid bytes replaced.
+    static func append(_ utf8: UnsafeRawBufferPointer, to buffer: ByteBuffer) {
+        if isPlain(utf8) { buffer.append(utf8); return }
+        buffer.append(escapedScalars(String(decoding: utf8, as: UTF8.self).unicodeScalars))
+    }
+
+    /// Printable ASCII only: nothing to escape or to check further.
+    @inline(__always)
+    private static func isPlain(_ utf8: UnsafeRawBufferPointer) -> Bool {
+        for byte in utf8 where byte < 0x20 || byte >= 0x7F { return false }
+        return true
+    }
+
+    private static func escapedScalars(_ scalars: String.UnicodeScalarView) -> String {
+        var result = ""
+        for scalar in scalars {
+            switch scalar.value {
+            case 0..<0x20, 0x7F: result += "\\x" + hex(scalar.value, digits: 2)
+            case 0x80..<0xA0: result += "\\u" + hex(scalar.value, digits: 4)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func hex(_ value: UInt32, digits: Int) -> String {
+        let text = String(value, radix: 16)
+        return String(repeating: "0", count: max(0, digits - text.count)) + text
+    }
+}

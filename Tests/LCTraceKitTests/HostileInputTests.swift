@@ -1,0 +1,222 @@
+import Foundation
+import Testing
+@testable import LCTraceKit
+
+/// Input and faults a hostile or unlucky run meets: absurd numbers, a YAML bomb, control characters, bytes that are
+/// not UTF-8, a full disk, a pattern that backtracks without end. Each is a usage error, a clean exit 2 or a safe
+/// report, never a crash, a hang or a report that silently lost something.
+@Suite(.serialized) struct HostileInputTests {
+    static let sample = "SampleLogs/seed-push-pop.log"
+
+    // MARK: Numbers and configuration
+
+    @Test(arguments: [["--leak-timeout", "1e13"], ["--leak-timeout", "inf"], ["--leak-timeout", "nan"],
+                      ["--slow-transition", "nan"], ["--slow-transition", "1e300"], ["--leak-timeout=-1"]])
+    func absurdThresholdsAreOneLineUsageErrors(_ flag: [String]) throws {
+        let run = try lctrace(flag + [HostileInputTests.sample])
+        #expect(run.status == 2)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.hasPrefix("lctrace: " + flag[0].prefix { $0 != "=" }))
+        #expect(run.stderr.filter { $0 == "\n" }.count == 1, "one line: \(run.stderr)")
+    }
+
+    @Test(arguments: ["leak-timeout: 1e400", "leak-timeout: .inf", "leak-timeout: .nan", "slow-transition: -.inf",
+                      "slow-transition: 1e12"])
+    func absurdThresholdsInAnAutomaticConfigAreRefused(_ yaml: String) throws {
+        let directory = try Self.directory(withConfig: yaml)
+        let run = try lctrace([Fixtures.repositoryRoot.appendingPathComponent(HostileInputTests.sample).path], directory: directory)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("config .lctrace.yml:"))
+        #expect(run.stderr.contains(yaml.hasPrefix("leak") ? "leak-timeout must be a number of seconds from 0 to 86400" : "slow-transition must be"))
+    }
+
+    @Test func aYAMLAliasBombIsRefusedBeforeItExpands() throws {
+        // 377 bytes that expand to 9^10 strings.
+        var lines = [#"a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]"#]
+        let names = Array("abcdefghij")
+        for level in 1..<10 {
+            lines.append("\(names[level]): &\(names[level]) [" + Array(repeating: "*\(names[level - 1])", count: 9).joined(separator: ",") + "]")
+        }
+        let text = lines.joined(separator: "\n") + "\n"
+        #expect(text.utf8.count == 377)
+        let started = Date()
+        #expect(throws: ConfigError.self) { try ConfigFile.parse(text, path: "bomb.yml") }
+        #expect(Date().timeIntervalSince(started) < 5)
+        let run = try lctrace([Fixtures.repositoryRoot.appendingPathComponent(HostileInputTests.sample).path],
+                              directory: try Self.directory(withConfig: text))
+        #expect(run.status == 2)
+        #expect(run.stderr == "lctrace: config .lctrace.yml: expands to more than 10000 YAML values (nested aliases?)\n")
+    }
+
+    @Test func aConfigFileLargerThanItsLimitIsRefused() throws {
+        let text = "severity:\n" + String(repeating: "# padding\n", count: 7_000)
+        let path = try Fixtures.temporaryFile(text, name: ".lctrace.yml")
+        #expect(throws: ConfigError(path: path, message: "is larger than 64 KiB")) { try ConfigFile.load(path: path) }
+    }
+
+    @Test func aSmallConfigWithAnAliasStillReads() throws {
+        let config = try ConfigFile.parse("leak-timeout: &t 5\nslow-transition: *t\n", path: "c.yml")
+        #expect(config.leakTimeoutSeconds == 5)
+        #expect(config.slowTransitionMs == 5)
+    }
+
+    // MARK: Control characters and bytes that are not UTF-8
+
+    @Test func controlCharactersInAProcessNameDoNotReachTheTerminal() throws {
+        let log = Data("2016-03-17 16:02:37.277 Evil\u{1B}c\u{1B}(0X[1:1] main()\n".utf8)
+        let run = try lctrace(["--color", "never"], stdin: log)
+        #expect(run.status == 0)
+        #expect(!run.stdout.contains("\u{1B}"))
+        #expect(run.stdout.contains(#"Evil\x1bc\x1b(0X[1]"#))
+    }
+
+    @Test func controlCharactersInAClassNamedByUIKitAreEscapedInFindings() throws {
+        let log = Data(("2024-02-09 09:14:05.502113+0100 Shop[1:2] Unbalanced calls to begin/end appearance transitions for "
+                        + "<M.Evil\u{1B}[31m\u{9B}VC: 0x1>.\n").utf8)
+        for format in [["--color", "never"], ["--color", "always"]] {
+            let run = try lctrace(format, stdin: log)
+            #expect(run.stdout.contains(#"Evil\x1b[31m\u009bVC"#), "\(run.stdout)")
+            #expect(!run.stdout.contains("\u{1B}[31m"))  // only the report's own colours, red is not among them
+            #expect(!run.stdout.contains("\u{9B}"))
+        }
+        let lines = try lctrace(["lines"], stdin: log)
+        #expect(!lines.stdout.contains("\u{1B}"))
+    }
+
+    @Test func terminalTextEscapesC0C1AndDelAndRepairsBadBytes() {
+        #expect(TerminalText.escaped("plain ViewController") == "plain ViewController")
+        #expect(TerminalText.escaped("a\u{1B}b\u{7F}c\u{85}d\te") == #"a\x1bb\x7fc\u0085d\x09e"#)
+        #expect(TerminalText.escaped("café 日本") == "café 日本")
+        let buffer = ByteBuffer(capacity: 16)
+        [UInt8(ascii: "x"), 0xB3, 0xC2, 0x9B].withUnsafeBytes { TerminalText.append($0, to: buffer) }
+        #expect(String(decoding: buffer.bytes, as: UTF8.self) == #"x�\u009b"#)
+    }
+
+    @Test func jsonEscapesC1AndReplacesBytesThatAreNotUTF8() throws {
+        let run = try lctrace(["--format", "json", "--pattern", #"^(?<time>\S+) (?<message>.*)$"#],
+                              stdin: Data([0xB3, 0x20] + Array("main()\n".utf8)))
+        #expect(run.status == 0)
+        #expect(run.stdout.contains(#""time": "\#u{FFFD}""#), "\(run.stdout)")
+        let c1 = try lctrace(["--format", "json"], stdin: Data("2016-03-17 16:02:37.277 A\u{9B}B[1:1] main()\n".utf8))
+        #expect(c1.stdout.contains(#""process": "A\u009bB""#))
+        #expect(try JSONSerialization.jsonObject(with: Data(c1.stdout.utf8)) is [String: Any])
+        for format in ["ndjson", "json"] {
+            let events = try lctrace(["--format", format], stdin: Data([0xFF] + Array(" ViewController viewDidLoad\n".utf8)))
+            #expect(!events.stdout.utf8.contains(0xFF))
+        }
+    }
+
+    // MARK: Output that cannot be written
+
+    @Test(arguments: ["text", "json", "ndjson"])
+    func aFullDiskIsAnErrorNotASilentSuccess(_ format: String) throws {
+        let run = try Self.run(["--format", format, HostileInputTests.sample], stdout: FileHandle(forWritingAtPath: "/dev/full")!)
+        #expect(run.status == 2)
+        #expect(run.stderr == "lctrace: the report is incomplete: cannot write to the output: No space left on device\n")
+    }
+
+    @Test func aClosedStandardOutputIsAnError() throws {
+        let command = "exec \"$0\" \"$1\" >&-"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command, try lctraceExecutable(), Fixtures.repositoryRoot.appendingPathComponent(HostileInputTests.sample).path]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2)
+        #expect(stderr.contains("cannot write to the output: Bad file descriptor"))
+    }
+
+    @Test func findingsPutAsideSurviveAFileThatCannotBeWritten() throws {
+        let full = open("/dev/full", O_RDWR)
+        #expect(full >= 0)
+        let spool = Spool(fileDescriptor: full)
+        var expected: [UInt8] = []
+        for index in 0..<5_000 {
+            let piece = Array(",\n    {\"finding\": \(index)}".utf8)
+            expected += piece
+            piece.withUnsafeBytes { spool.append($0) }
+        }
+        let output = Output()
+        spool.drain(into: output)
+        #expect(output.failure == nil)
+        #expect(output.text == String(decoding: expected, as: UTF8.self))
+    }
+
+    @Test func aJSONReportsFindingsAgreeWithItsSummaryWhenTheTemporaryFileFails() throws {
+        let output = Output()
+        let renderer = JSONRenderer(output: output, includeEvents: false, findings: Spool(fileDescriptor: open("/dev/full", O_RDWR)))
+        let analyzer = try Analyzer(options: AnalysisOptions(), sink: renderer)
+        // Three hundred controllers that each appear twice: 300 warnings.
+        var log = ""
+        for index in 0..<300 {
+            log += "V\(index) viewDidLoad\nV\(index) viewWillAppear:\nV\(index) viewDidAppear:\nV\(index) viewDidAppear:\n"
+        }
+        try analyzer.analyze(.file(try Fixtures.temporaryFile(log)))
+        analyzer.finish()
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(output.text.utf8)) as? [String: Any])
+        let findings = try #require(report["findings"] as? [Any])
+        let summary = try #require(report["summary"] as? [String: Any])
+        let counts = try #require(summary["findings"] as? [String: Int])
+        #expect(findings.count == counts.values.reduce(0, +))
+        #expect(findings.count >= 300)
+    }
+
+    // MARK: Patterns
+
+    @Test func aPatternThatBacktracksWithoutEndIsGivenUp() throws {
+        let lines = String(repeating: String(repeating: "a", count: 30) + "b\n", count: 5_000)
+        let path = try Fixtures.temporaryFile(lines)
+        let started = Date()
+        let run = try lctrace(["--pattern", "(?<message>(a+)+$)", path])
+        #expect(Date().timeIntervalSince(started) < 60)
+        #expect(run.status == 2)
+        #expect(run.stderr == "lctrace: \(path): 1000 lines in a row hit the regular expression match limit; the line pattern backtracks too much\n")
+    }
+
+    @Test func aFewSlowLinesAmongGoodOnesAreCountedNotFatal() throws {
+        var log = ""
+        for index in 0..<50 { log += String(repeating: "a", count: 30) + "b\nx V\(index) viewDidLoad\n" }
+        let run = try lctrace(["--format", "json", "--no-events", "--pattern", "^(?:(a+)+$|(?<time>x) (?<message>.*))",
+                               try Fixtures.temporaryFile(log)])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains(#""regex-limit": 50"#))
+    }
+
+    @Test func aPatternWithoutKnownGroupsIsAUsageError() throws {
+        let run = try lctrace(["--pattern", "^abc", HostileInputTests.sample])
+        #expect(run.status == 2)
+        #expect(run.stderr == "lctrace: --pattern: the pattern names none of the groups time, process, pid, tid, message, as in (?<message>.*).\n")
+    }
+
+    @Test func aHugeBadPatternIsNotEchoedBack() throws {
+        let run = try lctrace(["--pattern", String(repeating: "(", count: 100_000), HostileInputTests.sample])
+        #expect(run.status == 2)
+        #expect(run.stderr.utf8.count < 400)
+        #expect(run.stderr.filter { $0 == "\n" }.count == 1)
+    }
+
+    // MARK: Helpers
+
+    /// A new directory holding `.lctrace.yml` with `config`.
+    static func directory(withConfig config: String) throws -> URL {
+        URL(fileURLWithPath: try Fixtures.temporaryFile(config, name: ".lctrace.yml")).deletingLastPathComponent()
+    }
+
+    /// Runs lctrace with its standard output sent to `stdout`.
+    static func run(_ arguments: [String], stdout: FileHandle) throws -> CommandResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try lctraceExecutable())
+        process.arguments = arguments
+        process.currentDirectoryURL = Fixtures.repositoryRoot
+        process.standardOutput = stdout
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return CommandResult(status: process.terminationStatus, stdout: "", stderr: stderr)
+    }
+}
