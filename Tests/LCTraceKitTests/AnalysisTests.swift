@@ -78,6 +78,7 @@ import Testing
         (.appCallbacksWithScenes, 5, .warning),
         (.slowTransition, 8, .warning),
         (.sessionEndedAbruptly, 9, .info),
+        (.clockWentBack, 7, .info),
         (.noLifecycleEvents, 1, .warning),
     ]
 

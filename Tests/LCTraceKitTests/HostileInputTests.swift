@@ -198,6 +198,95 @@ import Testing
         #expect(run.stderr.filter { $0 == "\n" }.count == 1)
     }
 
+    // MARK: Clocks
+
+    @Test(arguments: ["9999-99-99 99:99:99.999", "2016-02-30 24:60:60.000", "2016-02-30 12:00:00.000", "2015-02-29 12:00:00.000",
+                      "2016-13-01 12:00:00.000", "2016-03-17 24:00:00.000", "2016-03-17 16:60:00.000", "2016-03-17 16:02:61.000",
+                      "2016-03-17 25:02:37.277804+0100", "Feb 30 16:02:37", "Mar 17 16:72:37", "16:02:99.118204+0100"])
+    func impossibleDatesAndTimesAreNotRead(_ text: String) {
+        #expect(Timestamp.microseconds(text) == nil)
+        var reader = TimestampReader()
+        var copy = text
+        #expect(copy.withUTF8 { reader.microseconds(UnsafeRawBufferPointer($0)) } == nil)
+    }
+
+    @Test(arguments: ["2016-02-29 12:00:00.000", "2000-02-29 23:59:59.999", "2016-12-31 23:59:60.000", "Dec 31 23:59:59",
+                      "2016-03-17 16:02:37.277804+0100", "00:00:00.000"])
+    func possibleDatesAndTimesAreRead(_ text: String) {
+        #expect(Timestamp.microseconds(text) != nil)
+    }
+
+    @Test func eventsWithImpossibleTimesAreCountedAndHaveNoTime() throws {
+        let result = try analyze(text: """
+            9999-99-99 99:99:99.999 LifeCycle[1:1] main()
+            2016-02-30 24:60:60.000 LifeCycle[1:1] ViewController >>>> viewDidLoad
+            2016-03-17 16:02:47.200 LifeCycle[1:1] ViewController >>>> viewWillAppear:
+
+            """)
+        #expect(result.summary?.unreadTimes == 2)
+        #expect(result.sessions.first?.durationMs == 0)
+        let run = try lctrace(["--no-events", try Fixtures.temporaryFile("2016-02-30 24:60:60.000 App[1:1] A >>>> viewDidLoad\n")])
+        #expect(run.stdout.contains("1 event (1 with a time that could not be read)"))
+    }
+
+    @Test func aClockThatGoesBackIsReportedAndNoDurationIsNegative() throws {
+        let result = try analyze(text: """
+            2016-03-17 16:02:47.000 LifeCycle[1:1] main()
+            2016-03-17 16:02:47.100 LifeCycle[1:1] A >>>> viewDidLoad
+            2016-03-17 16:02:47.200 LifeCycle[1:1] A >>>> viewWillAppear:
+            2016-03-17 16:02:37.200 LifeCycle[1:1] A >>>> viewDidAppear:
+            2016-03-17 16:02:38.000 LifeCycle[1:1] A >>>> viewWillDisappear:
+            2016-03-17 16:02:27.000 LifeCycle[1:1] A >>>> viewDidDisappear:
+
+            """)
+        #expect(result.findings.filter { $0.rule == .clockWentBack }.map(\.line) == [4, 6])
+        #expect(result.findings.first { $0.rule == .clockWentBack }?.message
+                == "the logged time went back 10.000 s, from 2016-03-17 16:02:47.200 to 2016-03-17 16:02:37.200; durations across the step count it as zero")
+        let session = try #require(result.sessions.first)
+        var durations = [session.durationMs] + session.transitions.map(\.durationMs) + session.controllers.map(\.loadToFirstAppearMs)
+        durations += session.controllers.flatMap { $0.appearances.map(\.durationMs) }
+        durations += session.controllers.flatMap { $0.events.map(\.offsetMs) }
+        #expect(durations.allSatisfy { ($0 ?? 0) >= 0 }, "\(durations)")
+    }
+
+    @Test func theTimingTablesMaximumIsTheLongestDurationListed() throws {
+        // viewDidLoad → viewDidAppear of two hours: the table used to say one hour.
+        let result = try analyze(text: """
+            2016-03-17 10:00:00.000 LifeCycle[1:1] A >>>> viewDidLoad
+            2016-03-17 10:00:00.100 LifeCycle[1:1] A >>>> viewWillAppear:
+            2016-03-17 12:00:00.000 LifeCycle[1:1] A >>>> viewDidAppear:
+
+            """)
+        let listed = try #require(result.sessions.first?.controllers.first?.loadToFirstAppearMs)
+        let row = try #require(result.summary?.loadToAppearByClass.first)
+        #expect(listed == 7_200_000)
+        #expect(row.maxMs == listed && row.p50Ms == listed && row.p90Ms == listed)
+    }
+
+    // MARK: Memory per controller class
+
+    @Test func perClassTimingKeepsAtMostItsCapOfRowsAndCountsTheRest() {
+        var aggregator = DurationAggregator()
+        let names = DurationAggregator.maxNames + 4_000
+        for index in 0..<names { aggregator.record(Double(index % 100), for: "Class\(index)") }
+        let rows = aggregator.stats()
+        #expect(rows.count == DurationAggregator.maxNames + 1)
+        #expect(rows.last?.name == "(other classes)")
+        #expect(rows.last?.count == 4_000)
+        #expect(rows.reduce(0) { $0 + $1.count } == names)
+    }
+
+    @Test func aBusyClassKeepsExactPercentilesUntilItsHistogramAndThenWithinOnePercent() {
+        var aggregator = DurationAggregator()
+        for ms in 1...DurationAggregator.exactSamples { aggregator.record(Double(ms), for: "A") }
+        let exact = aggregator.stats()[0]
+        #expect(exact.p50Ms == 128 && exact.p90Ms == 231 && exact.maxMs == 256)
+        for ms in 1...10_000 { aggregator.record(Double(ms), for: "B") }
+        let estimated = aggregator.stats()[1]
+        #expect(estimated.count == 10_000 && estimated.maxMs == 10_000)
+        #expect(abs(estimated.p50Ms - 5_000) <= 50 && abs(estimated.p90Ms - 9_000) <= 90)
+    }
+
     // MARK: Helpers
 
     /// A new directory holding `.lctrace.yml` with `config`.

@@ -1,4 +1,3 @@
-import Histogram
 import PCRE2
 
 /// How the line format of each input is chosen.
@@ -227,66 +226,6 @@ extension SessionReport {
         }
         for report in transitions {
             if let ms = report.durationMs { transition(ms, report.kind.rawValue) }
-        }
-    }
-}
-
-/// Durations of closed sessions put aside on a worker's thread for the replaying analyzer, grouped by name: replaying
-/// them costs one lookup per name, not one per controller, and the reports stay on the worker.
-struct DurationSamples {
-    private(set) var loadToAppear: [String: [UInt64]] = [:]
-    private(set) var transitions: [String: [UInt64]] = [:]
-
-    mutating func record(_ report: SessionReport) {
-        report.forEachDuration(
-            loadToAppear: { ms, className in loadToAppear[className, default: []].append(DurationAggregator.micros(ms)) },
-            transition: { ms, kind in transitions[kind, default: []].append(DurationAggregator.micros(ms)) })
-    }
-}
-
-/// Percentiles of durations per name (controller class, transition kind) over the whole run, in bounded memory.
-struct DurationAggregator {
-    private struct Series {
-        var histogram = Histogram<UInt32>(highestTrackableValue: DurationAggregator.ceilingMicros, numberOfSignificantValueDigits: .three)
-        var maxMicros: UInt64 = 0
-
-        mutating func record(_ micros: UInt64) {
-            histogram.record(micros)
-            maxMicros = max(maxMicros, micros)
-        }
-
-        mutating func record(contentsOf samples: [UInt64]) {
-            for micros in samples { record(micros) }
-        }
-    }
-
-    /// One hour: longer durations are counted as one hour.
-    static let ceilingMicros: UInt64 = 3_600_000_000
-    private var series: [String: Series] = [:]
-
-    /// A duration in whole microseconds, at most the ceiling.
-    static func micros(_ ms: Double) -> UInt64 {
-        UInt64(max(0, min(ms * 1000, Double(DurationAggregator.ceilingMicros))).rounded())
-    }
-
-    mutating func record(_ ms: Double, for name: String) {
-        series[name, default: Series()].record(DurationAggregator.micros(ms))
-    }
-
-    /// Samples put aside elsewhere, in microseconds by name.
-    mutating func record(_ samples: [String: [UInt64]]) {
-        for (name, micros) in samples {
-            series[name, default: Series()].record(contentsOf: micros)
-        }
-    }
-
-    func stats() -> [DurationStats] {
-        series.keys.sorted().map { name in
-            let entry = series[name]!
-            func ms(_ micros: UInt64) -> Double { (Double(min(micros, entry.maxMicros)) / 100).rounded() / 10 }
-            return DurationStats(name: name, count: Int(entry.histogram.totalCount),
-                                 p50Ms: ms(entry.histogram.valueAtPercentile(50)), p90Ms: ms(entry.histogram.valueAtPercentile(90)),
-                                 maxMs: ms(entry.maxMicros))
         }
     }
 }

@@ -282,6 +282,7 @@ extension InputSummary {
         gluedRecords += part.gluedRecords
         timeStepsBack += part.timeStepsBack
         if firstTimeStepBack == nil { firstTimeStepBack = part.firstTimeStepBack }
+        unreadTimes += part.unreadTimes
         events += part.events
         lifecycleLines += part.lifecycleLines
         noticeLines += part.noticeLines

@@ -81,7 +81,9 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     func handle(_ event: borrowing Event) {
         eventCount += 1
         endLine = event.line
+        let stepsBack = clock.stepsBack
         eventMicros = clock.time(of: event.micros, written: event.time, line: event.line)
+        if clock.stepsBack != stepsBack { emitClockStep(line: event.line, time: event.time) }
         if let micros = eventMicros {
             if leaks.isWatching {
                 for leak in leaks.expire(now: micros, classLogsDealloc: classLogsDealloc) { emitLeak(leak, confirmed: true) }
@@ -220,6 +222,13 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         emit(Deviation(rule: .possibleLeak, line: leak.line, subject: name(of: leak.controller), message: wording.message,
                        expected: wording.expected, actual: wording.actual,
                        cap: confirmed && (!leak.silent || addressed) ? nil : .info))
+    }
+
+    private func emitClockStep(line: Int, time: borrowing TimeText) {
+        let step = clock.lastStep
+        let wording = RuleCatalog.clockWentBackWording(stepMs: Double(step.micros) / 1000, previous: step.from.string, time: time.string)
+        emit(Deviation(rule: .clockWentBack, line: line, subject: nil, message: wording.message,
+                       expected: wording.expected, actual: wording.actual))
     }
 
     private func emit(_ deviations: [Deviation]) {

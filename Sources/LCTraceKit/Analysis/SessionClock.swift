@@ -11,6 +11,8 @@ struct SessionClock {
     /// How often the logged time went back, and the line where it first did.
     private(set) var stepsBack = 0
     private(set) var firstStepBack: Int?
+    /// The latest step back: how far, in microseconds, and the time logged before it.
+    private(set) var lastStep: (micros: Int64, from: TimeText) = (0, TimeText())
 
     /// The session's time of an event logged at `micros` (nil for none) on `line`, written as `time`.
     @inline(__always)
@@ -18,6 +20,7 @@ struct SessionClock {
         guard let micros else { return nil }
         var shifted = micros &+ shift
         if let lastMicros, shifted < lastMicros {
+            lastStep = (lastMicros - shifted, endTime)
             shift &+= lastMicros - shifted
             stepsBack += 1
             if firstStepBack == nil { firstStepBack = line }

@@ -249,6 +249,7 @@ final class EventReader {
             let bytes = UnsafeRawBufferPointer(rebasing: line[range])
             time = TimeText(bytes)
             micros = timestamps.microseconds(bytes)
+            if micros == nil { summary.unreadTimes += 1 }
         }
         let event = Event(line: lineNumber, micros: micros, time: time, pid: pid,
                           process: header.process.flatMap { messageParser.names.processName(line[$0]) }, thread: thread,

@@ -31,9 +31,17 @@ public enum Timestamp {
     /// `YYYY-MM-DD` and its separator (` ` or `T`) → days since 1970-01-01.
     fileprivate static func parseDay(_ s: inout ByteScanner) -> Int64? {
         guard let year = s.digits(exactly: 4), s.skip(0x2D), let month = s.digits(exactly: 2), s.skip(0x2D),
-              let day = s.digits(exactly: 2), s.skip(0x20) || s.skip(0x54)
+              let day = s.digits(exactly: 2), s.skip(0x20) || s.skip(0x54), isDate(year: year, month: month, day: day)
         else { return nil }
         return daysFromCivil(year: year, month: month, day: day)
+    }
+
+    /// Whether the day exists in the proleptic Gregorian calendar (`2016-02-30` does not).
+    static func isDate(year: Int, month: Int, day: Int) -> Bool {
+        guard month >= 1, month <= 12, day >= 1 else { return false }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = month == 2 ? (leap ? 29 : 28) : (month == 4 || month == 6 || month == 9 || month == 11 ? 30 : 31)
+        return day <= days
     }
 
     /// An optional zone after the time: `Z`, `+0100`, `-05:00`.
@@ -56,7 +64,8 @@ public enum Timestamp {
     private static func parseSyslogDate(_ s: inout ByteScanner) -> Int64? {
         guard let name = s.take(3), let month = months.firstIndex(where: { $0.elementsEqual(name) }), s.skip(0x20) else { return nil }
         _ = s.skip(0x20)  // day padded with a space: "Mar  7"
-        guard let day = s.digits(upTo: 2), s.skip(0x20), let clock = parseClock(&s) else { return nil }
+        guard let day = s.digits(upTo: 2), isDate(year: 2000, month: month + 1, day: day), s.skip(0x20),
+              let clock = parseClock(&s) else { return nil }
         return daysFromCivil(year: 2000, month: month + 1, day: day) * 86_400_000_000 + clock
     }
 
@@ -140,7 +149,9 @@ extension TimestampReader {
         func number(_ offset: Int) -> Int64 { Int64(text[offset] &- 0x30) * 10 + Int64(text[offset + 1] &- 0x30) }
         var scanner = ByteScanner(text)
         guard let days = day(of: text, scanner: &scanner) else { return nil }
-        let seconds = (number(11) * 60 + number(14)) * 60 + number(17)
+        let hours = number(11), minutes = number(14), secondsPart = number(17)
+        guard ByteScanner.isTimeOfDay(hours: hours, minutes: minutes, seconds: secondsPart) else { return nil }
+        let seconds = (hours * 60 + minutes) * 60 + secondsPart
         let milliseconds = Int64(text[20] &- 0x30) * 100 + number(21)
         return (days * 86_400 + seconds) * 1_000_000 + milliseconds * 1000
     }
@@ -202,8 +213,16 @@ struct ByteScanner {
         let p = base + index
         let h0 = p[0] &- 0x30, h1 = p[1] &- 0x30, m0 = p[3] &- 0x30, m1 = p[4] &- 0x30, s0 = p[6] &- 0x30, s1 = p[7] &- 0x30
         guard h0 < 10, h1 < 10, p[2] == 0x3A, m0 < 10, m1 < 10, p[5] == 0x3A, s0 < 10, s1 < 10 else { return nil }
+        let hours = Int(h0) * 10 + Int(h1), minutes = Int(m0) * 10 + Int(m1), seconds = Int(s0) * 10 + Int(s1)
+        guard ByteScanner.isTimeOfDay(hours: hours, minutes: minutes, seconds: seconds) else { return nil }
         index += 8
-        return (Int(h0) * 10 + Int(h1)) * 3600 + (Int(m0) * 10 + Int(m1)) * 60 + Int(s0) * 10 + Int(s1)
+        return (hours * 60 + minutes) * 60 + seconds
+    }
+
+    /// A time of day a clock shows: hours 0–23, minutes 0–59, seconds 0–60 (60 for a leap second).
+    @inline(__always)
+    static func isTimeOfDay<T: BinaryInteger>(hours: T, minutes: T, seconds: T) -> Bool {
+        hours < 24 && minutes < 60 && seconds <= 60
     }
 
     @inline(__always) mutating func digits(upTo count: Int) -> Int? {

@@ -42,6 +42,7 @@ public enum Rule: String, Sendable, CaseIterable, Codable {
     case slowTransition = "slow-transition"
     // Whole sessions
     case sessionEndedAbruptly = "session-ended-abruptly"
+    case clockWentBack = "clock-went-back"
     // Whole inputs
     case noLifecycleEvents = "no-lifecycle-events"
 

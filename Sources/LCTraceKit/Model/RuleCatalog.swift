@@ -217,6 +217,13 @@ public enum RuleCatalog {
             uikit: "A suspended app is killed silently after didEnterBackground, and willTerminate precedes a normal exit; a log that stops elsewhere usually means a crash or a kill from the debugger.",
             reference: "§3"),
         Entry(
+            rule: .clockWentBack, severity: .info,
+            summary: "the logged time went back within a session",
+            explanation: "Fires at each event whose logged time is earlier than the event before it in the same session: logs pasted out of order, a device clock that was set back, or a time of day without a date that passes midnight. Durations never go negative: the session's time stands still across the step, so a duration that spans it counts the step as zero.",
+            example: "2016-03-17 16:02:47.000 App[1:1] A >>>> viewWillAppear:\n2016-03-17 16:02:37.000 App[1:1] A >>>> viewDidAppear:",
+            uikit: "UIKit's callbacks for one launch happen in order on the main thread, so their times only move forward; a step back comes from how the log was made or joined, and the durations around it are unreliable.",
+            reference: "§10"),
+        Entry(
             rule: .noLifecycleEvents, severity: .warning,
             summary: "an input from which no lifecycle event was read",
             explanation: "Fires once per input (at line 1) when none of its lines was read as a controller, app or scene callback, a navigation call or a marker: the wrong file, a log level that hides the app's messages, or a line shape lctrace does not read. The summary counts how every line was read, and `lctrace lines FILE` shows it line by line.",

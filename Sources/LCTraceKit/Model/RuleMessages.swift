@@ -106,6 +106,12 @@ extension RuleCatalog {
                 expected: "at most \(JSONValue.format(thresholdMs)) ms", actual: "\(JSONValue.format(durationMs)) ms")
     }
 
+    /// The logged time went back by `stepMs` from `previous` to `time`.
+    static func clockWentBackWording(stepMs: Double, previous: String, time: String) -> Wording {
+        Wording(message: "the logged time went back \(TextFormat.duration(stepMs)), from \(previous) to \(time); durations across the step count it as zero",
+                expected: "a time at or after \(previous)", actual: time)
+    }
+
     /// The post-mortem: the session ended mid-transition (`inFlight`) or in the foreground (`state`).
     static func sessionEndedWording(inFlight: Bool, state: String, lastEvents: String) -> Wording {
         let why = inFlight ? "in the middle of a transition" : "with the app \(state), before any didEnterBackground or willTerminate"

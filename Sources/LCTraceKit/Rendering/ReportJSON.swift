@@ -148,6 +148,7 @@ enum ReportJSON {
         w.member("p50Ms", stats.p50Ms)
         w.member("p90Ms", stats.p90Ms)
         w.member("maxMs", stats.maxMs)
+        w.member("overAnHour", stats.overAnHour)
     }
 
     static func inputMembers(_ input: InputSummary, into w: inout JSONWriter) {
@@ -161,6 +162,7 @@ enum ReportJSON {
         w.member("gluedRecords", input.gluedRecords)
         w.member("timeStepsBack", input.timeStepsBack)
         w.member("firstTimeStepBack", input.firstTimeStepBack)
+        w.member("unreadTimes", input.unreadTimes)
         w.member("events", input.events)
         w.key("lineDispositions")
         w.object { w in dispositionMembers(input.lines, { input.skipped[$0] ?? 0 }, into: &w) }

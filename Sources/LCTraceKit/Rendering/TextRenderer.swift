@@ -256,7 +256,7 @@ public final class TextRenderer: ReportSink {
                      + (structure > 0 ? ", \(structure) JSON structure" : "")
                      + (skipped > 0 ? ", \(skipped) skipped" : "")
                      + (summary.truncatedLines > 0 ? ", \(summary.truncatedLines) truncated" : "") + ")"]
-        parts.append(plural(summary.events, "event"))
+        parts.append(plural(summary.events, "event") + (summary.unreadTimes > 0 ? " (\(summary.unreadTimes) with a time that could not be read)" : ""))
         parts.append(plural(summary.sessions, "session"))
         parts.append(plural(summary.controllers, "controller"))
         parts.append(plural(summary.transitions, "transition"))
@@ -304,7 +304,8 @@ public final class TextRenderer: ReportSink {
             output.write("  " + title + "\n")
             for row in rows {
                 output.write("    " + TerminalText.escaped(row.name).rightPadded(to: width) + "  " + "\(row.count)×".leftPadded(to: 5)
-                             + style.dim("  p50 \(TextFormat.duration(row.p50Ms)), p90 \(TextFormat.duration(row.p90Ms)), max \(TextFormat.duration(row.maxMs))") + "\n")
+                             + style.dim("  p50 \(TextFormat.duration(row.p50Ms)), p90 \(TextFormat.duration(row.p90Ms)), max \(TextFormat.duration(row.maxMs))"
+                                            + (row.overAnHour > 0 ? " (\(row.overAnHour) over an hour counted as 1 h in p50 and p90)" : "")) + "\n")
             }
         }
         output.write("\n")

@@ -130,6 +130,9 @@ public struct DurationStats: Sendable, Equatable {
     public var p50Ms: Double
     public var p90Ms: Double
     public var maxMs: Double
+    /// Durations over an hour, counted as one hour in p50 and p90 once a name has more than a few hundred (the
+    /// maximum is exact).
+    public var overAnHour = 0
 }
 
 /// One app launch: from `main()` (or the first event, or a change of process id) to the next.
@@ -255,6 +258,9 @@ public struct InputSummary: Sendable, Equatable {
     /// How often the logged time went back within a session, and the first line where it did.
     public var timeStepsBack = 0
     public var firstTimeStepBack: Int?
+    /// Events whose logged time could not be read (an impossible date or time of day, or a shape no parser knows):
+    /// their time is unknown.
+    public var unreadTimes = 0
     public var events: Int = 0
 
     public var skippedLines: Int { skipped.values.reduce(0, +) }
@@ -288,6 +294,7 @@ public struct RunSummary: Sendable, Equatable {
     public var skippedLines: Int { inputs.reduce(0) { $0 + $1.skippedLines } }
     public var truncatedLines: Int { inputs.reduce(0) { $0 + $1.truncatedLines } }
     public var timeStepsBack: Int { inputs.reduce(0) { $0 + $1.timeStepsBack } }
+    public var unreadTimes: Int { inputs.reduce(0) { $0 + $1.unreadTimes } }
     public var events: Int { inputs.reduce(0) { $0 + $1.events } }
     public func lines(_ disposition: LineDisposition) -> Int { inputs.reduce(0) { $0 + $1.lines(disposition) } }
     /// The first unread lines of the run, in input order.
