@@ -15,11 +15,33 @@ public enum TerminalText {
         buffer.append(escapedScalars(String(decoding: utf8, as: UTF8.self).unicodeScalars))
     }
 
-    /// Printable ASCII only: nothing to escape or to check further.
+    /// Printable ASCII only: nothing to escape or to check further. Checked eight bytes at a time, since every
+    /// name in a text report passes here.
     @inline(__always)
     private static func isPlain(_ utf8: UnsafeRawBufferPointer) -> Bool {
-        for byte in utf8 where byte < 0x20 || byte >= 0x7F { return false }
+        guard let base = utf8.baseAddress else { return true }
+        let count = utf8.count
+        var offset = 0
+        while offset + 8 <= count {
+            if notPlainBits(UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))) != 0 { return false }
+            offset += 8
+        }
+        while offset < count {
+            let byte = base.load(fromByteOffset: offset, as: UInt8.self)
+            if byte < 0x20 || byte >= 0x7F { return false }
+            offset += 1
+        }
         return true
+    }
+
+    /// Nonzero when the word holds a byte below 0x20, DEL, or a byte from 0x80 up.
+    @inline(__always)
+    private static func notPlainBits(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let below = (word &- ones &* 0x20) & ~word & highs
+        let delete = ((word ^ (ones &* 0x7F)) &- ones) & ~(word ^ (ones &* 0x7F)) & highs
+        return below | delete | (word & highs)
     }
 
     private static func escapedScalars(_ scalars: String.UnicodeScalarView) -> String {
