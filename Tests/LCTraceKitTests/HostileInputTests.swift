@@ -287,6 +287,44 @@ import Testing
         #expect(abs(estimated.p50Ms - 5_000) <= 50 && abs(estimated.p90Ms - 9_000) <= 90)
     }
 
+    // MARK: Mutations of real logs
+
+    /// Lines of every sample log, mutated with what hostile input holds (escape sequences, C1 controls, bytes that are
+    /// not UTF-8, lone CRs, NULs, impossible digits, quotes), analysed into a text and a JSON report in memory: the
+    /// JSON parses, the text holds no control character but its newlines, and every line is accounted for.
+    @Test func mutatedSampleLogsGiveSafeReportsThatAccountForEveryLine() throws {
+        let samples = try FileManager.default.contentsOfDirectory(atPath: Fixtures.sampleLogs.path).filter { $0.hasSuffix(".log") }.sorted()
+        let lines = try samples.flatMap { name in
+            try Data(contentsOf: Fixtures.sampleLogs.appendingPathComponent(name)).split(separator: 0x0A).map(Array.init)
+        }
+        let specials: [[UInt8]] = [[0x1B], [0x1B, 0x5B, 0x33, 0x31, 0x6D], [0xC2, 0x9B], [0x9B], [0xFF], [0xB3], [0x0D], [0x00],
+                                   [0x7F], [0x39, 0x39], [0x22], [0x5C], [0xE2, 0x80, 0xA6], [0x3C], [0x3E], [0x3A]]
+        var random = MutationRandom(seed: 20)
+        for round in 0..<120 {
+            var log: [UInt8] = []
+            for _ in 0..<30 {
+                var line = lines[Int(random.next() % UInt64(lines.count))]
+                for _ in 0..<Int(random.next() % 3) where !line.isEmpty {
+                    let at = Int(random.next() % UInt64(line.count))
+                    line.replaceSubrange(at..<min(line.count, at + Int(random.next() % 3)), with: specials[Int(random.next() % UInt64(specials.count))])
+                }
+                log += line + [0x0A]
+            }
+            let path = try Fixtures.temporaryFile(log)
+            let text = Output(), json = Output()
+            let textAnalyzer = try Analyzer(options: AnalysisOptions(), sink: TextRenderer(output: text, style: TextStyle(enabled: false), includeEvents: true))
+            try textAnalyzer.analyze(.file(path))
+            let summary = textAnalyzer.finish()
+            let jsonAnalyzer = try Analyzer(options: AnalysisOptions(), sink: JSONRenderer(output: json, includeEvents: true))
+            try jsonAnalyzer.analyze(.file(path))
+            jsonAnalyzer.finish()
+            #expect(summary.lines == LineDisposition.allCases.reduce(0) { $0 + summary.lines($1) } + summary.skippedLines, "round \(round)")
+            let unsafe = text.text.unicodeScalars.filter { ($0.value < 0x20 && $0 != "\n") || (0x7F..<0xA0).contains($0.value) }
+            #expect(unsafe.isEmpty, "round \(round): \(unsafe.map(\.value))")
+            #expect((try? JSONSerialization.jsonObject(with: Data(json.text.utf8))) is [String: Any], "round \(round)")
+        }
+    }
+
     // MARK: Helpers
 
     /// A new directory holding `.lctrace.yml` with `config`.
