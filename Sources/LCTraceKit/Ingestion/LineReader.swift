@@ -62,20 +62,30 @@ public final class LineReader {
         while true {
             if let newline = memchr(buffer + scanFrom, 0x0A, end - scanFrom) {
                 let index = buffer.distance(to: newline.assumingMemoryBound(to: UInt8.self))
-                if !discarding { try emit(from: start, to: index, truncated: false, body) }
+                if !discarding {
+                    let lineEnd = index > start && buffer[index - 1] == 0x0D ? index - 1 : index
+                    // Cut here as when the newline is not read yet: the cut must not depend on where a read ended.
+                    if lineEnd - start > maxLineBytes {
+                        try emit(from: start, to: start + maxLineBytes, truncated: true, body)
+                    } else {
+                        try emit(from: start, to: lineEnd, truncated: false, body)
+                    }
+                }
                 discarding = false
                 start = index + 1
                 scanFrom = start
                 continue
             }
             scanFrom = end
-            if !discarding, end - start > maxLineBytes {
+            // The line's text so far: a last `\r` may be the first half of its `\r\n`.
+            let textEnd = end > start && buffer[end - 1] == 0x0D ? end - 1 : end
+            if !discarding, textEnd - start > maxLineBytes {
                 try emit(from: start, to: start + maxLineBytes, truncated: true, body)
                 discarding = true
             }
             if discarding { start = end; scanFrom = end }
             if eof {
-                if !discarding, start < end { try emit(from: start, to: end, truncated: false, body) }
+                if !discarding, start < end { try emit(from: start, to: textEnd, truncated: false, body) }
                 return
             }
             // Make room: move the partial line to the front, then read more.
@@ -105,8 +115,6 @@ public final class LineReader {
     @inline(__always)
     private func emit(from: Int, to: Int, truncated: Bool,
                       _ body: (UnsafeRawBufferPointer, Bool) throws -> Void) throws {
-        var to = to
-        if to > from, buffer[to - 1] == 0x0D { to -= 1 }
         lineOffset = bufferOffset + from
         try body(UnsafeRawBufferPointer(start: buffer + from, count: to - from), truncated)
     }
