@@ -8,14 +8,17 @@ import Darwin
 /// whole input: memory is one chunk plus the longest kept line. Lines end at `\n`, `\r\n` or a lone `\r` (old Mac
 /// OS files); the last line may lack its line break. A line longer than `maxLineBytes` is cut to that length (the rest is
 /// discarded up to the next newline) and reported as truncated. An input that starts with the gzip magic number is
-/// inflated as it is read (`GzipInflater`); the lines are those of the inflated text.
+/// inflated as it is read (`GzipInflater`); the lines are those of the inflated text. A followed file
+/// (`FollowedFile`) that starts again ends the line it was in, and its lines are read from its new start.
 public final class LineReader {
     public static let defaultMaxLineBytes = 64 * 1024
     public static let defaultChunkBytes = 1 << 20
 
     private let fd: Int32
-    /// Keep reading at the end of the input, as `tail -f` does, until SIGINT or SIGTERM.
-    private let follow: Bool
+    /// The file read instead of `fd`, as `tail -F` does, until SIGINT or SIGTERM.
+    private let followed: FollowedFile?
+    /// Set when the followed file starts again: the reader ends what it holds, then reads on from the file's start.
+    private var restarting = false
     private let maxLineBytes: Int
     private let capacity: Int
     private let buffer: UnsafeMutablePointer<UInt8>
@@ -29,10 +32,22 @@ public final class LineReader {
     private var lookedForGzip: Bool
 
     /// Reads `range` of the file when given (its start must be a line start), otherwise the descriptor to its end.
-    public init(fileDescriptor fd: Int32, maxLineBytes: Int = LineReader.defaultMaxLineBytes,
-                chunkBytes: Int = LineReader.defaultChunkBytes, follow: Bool = false, range: Range<Int>? = nil) {
-        self.fd = fd
-        self.follow = follow
+    public convenience init(fileDescriptor fd: Int32, maxLineBytes: Int = LineReader.defaultMaxLineBytes,
+                            chunkBytes: Int = LineReader.defaultChunkBytes, range: Range<Int>? = nil) {
+        self.init(.descriptor(fd, range: range), maxLineBytes: maxLineBytes, chunkBytes: chunkBytes)
+    }
+
+    init(_ input: LineInput, maxLineBytes: Int = LineReader.defaultMaxLineBytes, chunkBytes: Int = LineReader.defaultChunkBytes) {
+        var range: Range<Int>?
+        switch input {
+        case .descriptor(let fd, let byteRange):
+            self.fd = fd
+            self.followed = nil
+            range = byteRange
+        case .followed(let file):
+            self.fd = -1
+            self.followed = file
+        }
         self.nextOffset = range?.lowerBound
         self.endOffset = range?.upperBound
         self.bufferOffset = range?.lowerBound ?? 0
@@ -54,6 +69,20 @@ public final class LineReader {
 
     /// Calls `body` with each line (without its terminator) and whether it was truncated.
     public func forEachLine(_ body: (UnsafeRawBufferPointer, _ truncated: Bool) throws -> Void) throws {
+        while true {
+            try readLines(body)
+            guard restarting else { return }
+            // The followed file starts again: so do its lines, from an empty buffer (and the look for gzip data).
+            restarting = false
+            bufferOffset = 0
+            gzip = nil
+            lookedForGzip = false
+        }
+    }
+
+    /// Hands out the lines up to the end of the input, or of what the followed file held before it started again.
+    @inline(__always)
+    private func readLines(_ body: (UnsafeRawBufferPointer, _ truncated: Bool) throws -> Void) throws {
         var start = 0  // first unconsumed byte
         var end = 0  // end of valid data
         var scanFrom = 0  // where the `\n` search resumes: there is none in start..<scanFrom
@@ -109,8 +138,8 @@ public final class LineReader {
                 if count > 0 {
                     if carriageReturn == end { carriageReturn = firstCarriageReturn(from: end, to: end + count) }
                     end += count
-                } else if follow, !StopRequest.isRequested {
-                    usleep(200_000)  // the file may grow: look again
+                } else if restarting {
+                    eof = true  // of the file as it was
                 } else {
                     if let gzip, !gzip.isAtMemberEnd, !StopRequest.isRequested {
                         throw InputError.readFailed(reason: "gzip: the compressed data ends early (a truncated file?)")
@@ -164,6 +193,20 @@ public final class LineReader {
     }
 
     private func readSome(into pointer: UnsafeMutablePointer<UInt8>, max: Int) throws -> Int {
+        if let followed {
+            if restarting { return 0 }  // the rest of what the reader holds is read first
+            switch try followed.read(into: pointer, count: max) {
+            case .bytes(let count):
+                bytesRead += count
+                onRead?(bytesRead)
+                return count
+            case .restarted:
+                restarting = true
+                return 0
+            case .stopped:
+                return 0
+            }
+        }
         while true {
             let count: Int
             if let offset = nextOffset, let endOffset {
@@ -184,6 +227,14 @@ public final class LineReader {
             throw InputError.readFailed(reason: String(cString: strerror(errno)))
         }
     }
+}
+
+/// Where a line reader's bytes come from.
+enum LineInput {
+    /// A descriptor read to its end, or a byte range of the file it is open on.
+    case descriptor(Int32, range: Range<Int>?)
+    /// A file followed as `tail -F` does.
+    case followed(FollowedFile)
 }
 
 /// Counts and finds line breaks in a file, read in large chunks at explicit offsets: what a reader that needs only
