@@ -83,7 +83,7 @@ struct Analyze: ParsableCommand {
     @Flag(name: .long, help: "Print lines/s, MB/s and peak memory to stderr at the end.")
     var stats = false
 
-    @Flag(name: .long, help: "Keep reading the file at its end, as tail -f does, until interrupted (SIGINT/SIGTERM).")
+    @Flag(name: .long, help: "Keep reading the file as tail -F does: as it grows, after truncation or rotation, and waiting for it to exist; until interrupted (SIGINT/SIGTERM).")
     var follow = false
 
     @OptionGroup var lineFormatOptions: LineFormatOptions
@@ -113,7 +113,8 @@ struct Analyze: ParsableCommand {
         (options.rules, options.configPath) = ruleOptions.settings()
         options.lineFormat = lineFormatOptions.choice
 
-        let sources = readableSources(inputs)
+        // A followed file need not exist yet: it is waited for.
+        let sources = readableSources(inputs, missingAllowed: follow)
 
         // Live: the input keeps flowing (a pipe or terminal on stdin, or --follow), so output is flushed as it is decided.
         let live = follow || (sources.contains { $0.name == InputSource.standardInput.name } && regularFileSize(.standardInput) == nil)
@@ -134,6 +135,10 @@ struct Analyze: ParsableCommand {
         let statistics = RunStatistics()
         let progress = ProgressLine.wanted() ? ProgressLine(total: sources.reduce(0) { $0 + (regularFileSize($1) ?? 0) }) : nil
         if let progress { analyzer.progress = { progress.add($0) } }
+        analyzer.notice = { message in
+            progress?.clear()
+            FileHandleStream.standardError.write("lctrace: \(message)\n")
+        }
         do {
             try analyzer.analyze(sources, jobs: jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         } catch {
@@ -175,10 +180,12 @@ struct Analyze: ParsableCommand {
 }
 
 /// The inputs named on the command line (standard input when none), each checked before anything is printed, so
-/// that an unreadable one fails the run cleanly.
-func readableSources(_ inputs: [String]) -> [InputSource] {
+/// that an unreadable one fails the run cleanly; with `missingAllowed` (`--follow`), a path that does not exist yet
+/// passes.
+func readableSources(_ inputs: [String], missingAllowed: Bool = false) -> [InputSource] {
     let sources = inputs.isEmpty ? [InputSource.standardInput] : inputs.map(InputSource.file)
     for source in sources where source.name != InputSource.standardInput.name {
+        if missingAllowed, let path = source.path, access(path, F_OK) != 0, errno == ENOENT { continue }
         do { close(try source.openDescriptor()) } catch { fail("\(error)") }
     }
     return sources

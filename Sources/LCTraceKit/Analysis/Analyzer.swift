@@ -18,7 +18,9 @@ public struct AnalysisOptions: Sendable {
     public var rules = RuleSettings()
     /// The configuration file these options came from, named in the report.
     public var configPath: String?
-    /// Keep reading each input at its end, as `tail -f` does, until SIGINT or SIGTERM.
+    /// Read each input as `tail -F` does, until SIGINT or SIGTERM: on at its end as it grows, from its start again
+    /// when it is truncated, into the new file when it is rotated, and waiting for it while it does not exist
+    /// (`FollowedFile`). The analyzer's `notice` is told of each.
     public var follow = false
     /// With more than one job, a single file of at least two sections is cut into sections of about this size
     /// (at app launches) that are analysed in parallel.
@@ -43,6 +45,9 @@ public final class Analyzer: SessionFeed {
     /// Called with the bytes just read, counted once across all inputs. With `--jobs` above one, it is called from
     /// the threads analysing the inputs, possibly at the same time.
     public var progress: (@Sendable (_ bytesRead: Int) -> Void)?
+    /// Called with a line for the user about the reading, not part of the report: with `follow`, that the file was
+    /// truncated or replaced, or is waited for (`app.log: file truncated; reading from the start`).
+    public var notice: (@Sendable (_ message: String) -> Void)?
     private var loadToAppear = DurationAggregator()
     private var transitionDurations = DurationAggregator()
     /// Called with how each line was read (`lctrace lines`); inputs are then read one after another, in one piece.
@@ -66,8 +71,14 @@ public final class Analyzer: SessionFeed {
         self.summary.config = options.configPath
     }
 
-    /// Analyses one input to its end.
+    /// Analyses one input to its end (with `follow`, until SIGINT or SIGTERM; the file need not exist yet).
     public func analyze(_ source: InputSource) throws {
+        if options.follow, let path = source.path {
+            sink.beginInput(source.name)
+            let file = FollowedFile(path: path, name: source.name, notice: notice)
+            endInput(try analyzeLines(of: .followed(file), name: source.name, firstLine: 1, knowledge: InputKnowledge()))
+            return
+        }
         let fd = try source.openDescriptor()
         defer { if fd != 0 { _ = closeDescriptor(fd) } }
         try analyze(fileDescriptor: fd, name: source.name)
@@ -81,15 +92,22 @@ public final class Analyzer: SessionFeed {
     }
 
     /// Analyses the lines of `section` (the whole input by default) without opening or closing the input in the sink.
+    /// With `follow`, the descriptor is followed (it is watched for truncation; there is no path to watch).
     func analyzeSection(fileDescriptor fd: Int32, name: String, section: InputSection,
                         knowledge: InputKnowledge) throws -> InputSummary {
+        let input: LineInput = options.follow && section.bytes == nil
+            ? .followed(FollowedFile(fileDescriptor: fd, name: name, notice: notice))
+            : .descriptor(fd, range: section.bytes)
+        return try analyzeLines(of: input, name: name, firstLine: section.firstLine, knowledge: knowledge)
+    }
+
+    private func analyzeLines(of input: LineInput, name: String, firstLine: Int, knowledge: InputKnowledge) throws -> InputSummary {
         let sessions = InputSessions(analyzer: self, name: name, names: messageParser.names, knowledge: knowledge)
         var forcedFormat: String?
         if case .fixed(let format) = options.lineFormat { forcedFormat = format.name }
         let events = EventReader(name: name, recognizer: headerRecognizer, messageParser: messageParser, forcedFormat: forcedFormat,
-                                 firstLine: section.firstLine, observer: lineObserver, receiver: sessions)
-        try events.read(fileDescriptor: fd, range: section.bytes, maxLineBytes: options.maxLineBytes, follow: options.follow,
-                        progress: progress)
+                                 firstLine: firstLine, observer: lineObserver, receiver: sessions)
+        try events.read(input, maxLineBytes: options.maxLineBytes, progress: progress)
         sessions.finish()
         var summary = events.summary
         summary.timeStepsBack = sessions.timeStepsBack

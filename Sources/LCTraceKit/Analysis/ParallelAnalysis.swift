@@ -27,6 +27,7 @@ extension Analyzer {
         let options = self.options
         let ahead = renderingAhead
         let progress = self.progress
+        let notice = self.notice
         detachThread {
             for (index, source) in sources.enumerated() {
                 window.wait()
@@ -37,6 +38,7 @@ extension Analyzer {
                         let worker = try Analyzer(options: options, sink: recording)
                         worker.aggregatesDurations = false
                         worker.progress = progress
+                        worker.notice = notice
                         try worker.analyze(source)
                     } catch {
                         recording.error = InputFailure(input: source.name, error: error)

@@ -55,11 +55,10 @@ final class EventReader {
         recognizer.reset()
     }
 
-    /// Reads every line of the input (of `range`, a section of it, when given), then ends it: the summary is
-    /// complete. `progress` is called with the bytes read since it was last called.
-    func read(fileDescriptor fd: Int32, range: Range<Int>?, maxLineBytes: Int, follow: Bool,
-              progress: (@Sendable (Int) -> Void)?) throws {
-        let reader = LineReader(fileDescriptor: fd, maxLineBytes: maxLineBytes, follow: follow, range: range)
+    /// Reads every line of the input (a section of a file, or a followed file, as `input` says), then ends it: the
+    /// summary is complete. `progress` is called with the bytes read since it was last called.
+    func read(_ input: LineInput, maxLineBytes: Int, progress: (@Sendable (Int) -> Void)?) throws {
+        let reader = LineReader(input, maxLineBytes: maxLineBytes)
         if let progress {
             var reported = 0
             reader.onRead = { total in

@@ -5,17 +5,20 @@ import Darwin
 #endif
 
 /// Reads a file descriptor in large chunks and hands out its lines as byte buffers, without ever holding the
-/// whole input: memory is one chunk plus the longest kept line. Lines end at `\n`; a trailing `\r` is dropped;
-/// the last line may lack its newline. A line longer than `maxLineBytes` is cut to that length (the rest is
+/// whole input: memory is one chunk plus the longest kept line. Lines end at `\n`, `\r\n` or a lone `\r` (old Mac
+/// OS files); the last line may lack its line break. A line longer than `maxLineBytes` is cut to that length (the rest is
 /// discarded up to the next newline) and reported as truncated. An input that starts with the gzip magic number is
-/// inflated as it is read (`GzipInflater`); the lines are those of the inflated text.
+/// inflated as it is read (`GzipInflater`); the lines are those of the inflated text. A followed file
+/// (`FollowedFile`) that starts again ends the line it was in, and its lines are read from its new start.
 public final class LineReader {
     public static let defaultMaxLineBytes = 64 * 1024
     public static let defaultChunkBytes = 1 << 20
 
     private let fd: Int32
-    /// Keep reading at the end of the input, as `tail -f` does, until SIGINT or SIGTERM.
-    private let follow: Bool
+    /// The file read instead of `fd`, as `tail -F` does, until SIGINT or SIGTERM.
+    private let followed: FollowedFile?
+    /// Set when the followed file starts again: the reader ends what it holds, then reads on from the file's start.
+    private var restarting = false
     private let maxLineBytes: Int
     private let capacity: Int
     private let buffer: UnsafeMutablePointer<UInt8>
@@ -29,16 +32,29 @@ public final class LineReader {
     private var lookedForGzip: Bool
 
     /// Reads `range` of the file when given (its start must be a line start), otherwise the descriptor to its end.
-    public init(fileDescriptor fd: Int32, maxLineBytes: Int = LineReader.defaultMaxLineBytes,
-                chunkBytes: Int = LineReader.defaultChunkBytes, follow: Bool = false, range: Range<Int>? = nil) {
-        self.fd = fd
-        self.follow = follow
+    public convenience init(fileDescriptor fd: Int32, maxLineBytes: Int = LineReader.defaultMaxLineBytes,
+                            chunkBytes: Int = LineReader.defaultChunkBytes, range: Range<Int>? = nil) {
+        self.init(.descriptor(fd, range: range), maxLineBytes: maxLineBytes, chunkBytes: chunkBytes)
+    }
+
+    init(_ input: LineInput, maxLineBytes: Int = LineReader.defaultMaxLineBytes, chunkBytes: Int = LineReader.defaultChunkBytes) {
+        var range: Range<Int>?
+        switch input {
+        case .descriptor(let fd, let byteRange):
+            self.fd = fd
+            self.followed = nil
+            range = byteRange
+        case .followed(let file):
+            self.fd = -1
+            self.followed = file
+        }
         self.nextOffset = range?.lowerBound
         self.endOffset = range?.upperBound
         self.bufferOffset = range?.lowerBound ?? 0
         self.lookedForGzip = range != nil
         self.maxLineBytes = max(1, maxLineBytes)
-        self.capacity = max(chunkBytes, self.maxLineBytes) + self.maxLineBytes
+        // Room for a read of `chunkBytes` after a kept partial line and a last `\r` (maybe half of a `\r\n`).
+        self.capacity = max(chunkBytes, self.maxLineBytes) + self.maxLineBytes + 1
         self.buffer = .allocate(capacity: capacity)
     }
 
@@ -53,60 +69,105 @@ public final class LineReader {
 
     /// Calls `body` with each line (without its terminator) and whether it was truncated.
     public func forEachLine(_ body: (UnsafeRawBufferPointer, _ truncated: Bool) throws -> Void) throws {
+        while true {
+            try readLines(body)
+            guard restarting else { return }
+            // The followed file starts again: so do its lines, from an empty buffer (and the look for gzip data).
+            restarting = false
+            bufferOffset = 0
+            gzip = nil
+            lookedForGzip = false
+        }
+    }
+
+    /// Hands out the lines up to the end of the input, or of what the followed file held before it started again.
+    @inline(__always)
+    private func readLines(_ body: (UnsafeRawBufferPointer, _ truncated: Bool) throws -> Void) throws {
         var start = 0  // first unconsumed byte
         var end = 0  // end of valid data
-        var scanFrom = 0  // where the newline search resumes
+        var scanFrom = 0  // where the `\n` search resumes: there is none in start..<scanFrom
+        // The first `\r` at or after `start`, or `end` when there is none: found once per read, so that a log
+        // without any costs one search of each read, and the lines of one with `\r\n` one search each.
+        var carriageReturn = 0
         var discarding = false  // inside the unkept tail of an over-long line
         var eof = false
 
         while true {
-            if let newline = memchr(buffer + scanFrom, 0x0A, end - scanFrom) {
-                let index = buffer.distance(to: newline.assumingMemoryBound(to: UInt8.self))
-                if !discarding { try emit(from: start, to: index, truncated: false, body) }
-                discarding = false
-                start = index + 1
-                scanFrom = start
+            var newline = end
+            if let found = memchr(buffer + scanFrom, 0x0A, end - scanFrom) {
+                newline = buffer.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            }
+            let lineEnd: Int, next: Int
+            if newline < carriageReturn {
+                // A line ended by `\n` alone: the common case.
+                lineEnd = newline
+                next = newline + 1
+                scanFrom = next
+            } else if carriageReturn < end, carriageReturn + 1 < end || eof {
+                // A line ended by `\r`: with the `\n` after it as one break (the `\n` found, if any, is that one
+                // or a later one), or alone.
+                lineEnd = carriageReturn
+                next = carriageReturn + 1 < end && buffer[carriageReturn + 1] == 0x0A ? carriageReturn + 2 : carriageReturn + 1
+                scanFrom = max(newline, next)
+                carriageReturn = firstCarriageReturn(from: next, to: end)
+            } else {
+                // No line break in the buffer, or only a last `\r` whose next byte (maybe its `\n`) is not read yet.
+                scanFrom = end
+                let textEnd = carriageReturn
+                if !discarding, textEnd - start > maxLineBytes {
+                    try emit(from: start, to: start + maxLineBytes, truncated: true, body)
+                    discarding = true
+                }
+                if discarding { start = textEnd }
+                if eof {
+                    if !discarding, start < end { try emit(from: start, to: end, truncated: false, body) }
+                    return
+                }
+                // Make room: move the partial line to the front, then read more.
+                if start > 0 {
+                    let pending = end - start
+                    if pending > 0 { memmove(buffer, buffer + start, pending) }
+                    bufferOffset += start
+                    end = pending
+                    scanFrom -= start
+                    carriageReturn -= start
+                    start = 0
+                }
+                if StopRequest.isRequested { eof = true; continue }
+                let count = try readText(into: buffer + end, max: capacity - end)
+                if count > 0 {
+                    if carriageReturn == end { carriageReturn = firstCarriageReturn(from: end, to: end + count) }
+                    end += count
+                } else if restarting {
+                    eof = true  // of the file as it was
+                } else {
+                    if let gzip, !gzip.isAtMemberEnd, !StopRequest.isRequested {
+                        throw InputError.readFailed(reason: "gzip: the compressed data ends early (a truncated file?)")
+                    }
+                    eof = true
+                }
                 continue
             }
-            scanFrom = end
-            if !discarding, end - start > maxLineBytes {
-                try emit(from: start, to: start + maxLineBytes, truncated: true, body)
-                discarding = true
+            // The same cut as when the line's end is not read yet: it must not depend on where a read ended.
+            if !discarding {
+                let truncated = lineEnd - start > maxLineBytes
+                try emit(from: start, to: truncated ? start + maxLineBytes : lineEnd, truncated: truncated, body)
             }
-            if discarding { start = end; scanFrom = end }
-            if eof {
-                if !discarding, start < end { try emit(from: start, to: end, truncated: false, body) }
-                return
-            }
-            // Make room: move the partial line to the front, then read more.
-            if start > 0 {
-                let pending = end - start
-                if pending > 0 { memmove(buffer, buffer + start, pending) }
-                bufferOffset += start
-                end = pending
-                scanFrom -= start
-                start = 0
-            }
-            if StopRequest.isRequested { eof = true; continue }
-            let count = try readText(into: buffer + end, max: capacity - end)
-            if count > 0 {
-                end += count
-            } else if follow, !StopRequest.isRequested {
-                usleep(200_000)  // the file may grow: look again
-            } else {
-                if let gzip, !gzip.isAtMemberEnd, !StopRequest.isRequested {
-                    throw InputError.readFailed(reason: "gzip: the compressed data ends early (a truncated file?)")
-                }
-                eof = true
-            }
+            discarding = false
+            start = next
         }
+    }
+
+    /// The offset of the first `\r` in `from..<to`, or `to`.
+    @inline(__always)
+    private func firstCarriageReturn(from: Int, to: Int) -> Int {
+        guard let found = memchr(buffer + from, 0x0D, to - from) else { return to }
+        return buffer.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
     @inline(__always)
     private func emit(from: Int, to: Int, truncated: Bool,
                       _ body: (UnsafeRawBufferPointer, Bool) throws -> Void) throws {
-        var to = to
-        if to > from, buffer[to - 1] == 0x0D { to -= 1 }
         lineOffset = bufferOffset + from
         try body(UnsafeRawBufferPointer(start: buffer + from, count: to - from), truncated)
     }
@@ -132,6 +193,20 @@ public final class LineReader {
     }
 
     private func readSome(into pointer: UnsafeMutablePointer<UInt8>, max: Int) throws -> Int {
+        if let followed {
+            if restarting { return 0 }  // the rest of what the reader holds is read first
+            switch try followed.read(into: pointer, count: max) {
+            case .bytes(let count):
+                bytesRead += count
+                onRead?(bytesRead)
+                return count
+            case .restarted:
+                restarting = true
+                return 0
+            case .stopped:
+                return 0
+            }
+        }
         while true {
             let count: Int
             if let offset = nextOffset, let endOffset {
@@ -154,8 +229,17 @@ public final class LineReader {
     }
 }
 
-/// Counts and finds newlines in a file, read in large chunks at explicit offsets: what a reader that needs only
-/// line numbers (not the lines) uses to move through a file quickly.
+/// Where a line reader's bytes come from.
+enum LineInput {
+    /// A descriptor read to its end, or a byte range of the file it is open on.
+    case descriptor(Int32, range: Range<Int>?)
+    /// A file followed as `tail -F` does.
+    case followed(FollowedFile)
+}
+
+/// Counts and finds line breaks in a file, read in large chunks at explicit offsets: what a reader that needs only
+/// line numbers (not the lines) uses to move through a file quickly. Its line breaks are the line reader's: `\n`,
+/// `\r\n` (one break, at its `\n`) and a lone `\r`.
 struct NewlineCounter {
     private let fd: Int32
     private let capacity: Int
@@ -179,30 +263,65 @@ struct NewlineCounter {
     /// Goes on from `offset`.
     mutating func seek(to offset: Int) { position = offset }
 
-    /// The newlines in `position..<target` (fewer at the end of the file); moves `position` to `target`.
+    /// The line breaks ending in `position..<target` (fewer at the end of the file); moves `position` to `target`.
     mutating func count(upTo target: Int) throws -> Int {
         var total = 0
         while position < target, try fill() {
             let from = position - bufferOffset
             let to = min(target - bufferOffset, bufferCount)
             total += NewlineCounter.newlines(in: UnsafeRawBufferPointer(start: buffer + from, count: to - from))
+            // A log with `\r` in it is rare: one search of the chunk finds there is none.
+            var at = from
+            while at < to, let found = memchr(buffer + at, 0x0D, to - at) {
+                let index = buffer.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                if try isLoneCarriageReturn(at: index) { total += 1 }
+                at = index + 1
+            }
             position = bufferOffset + to
         }
         return total
     }
 
-    /// The offset of the first newline at or after `position`, which moves past it; nil at the end of the file.
+    /// The offset where the first line break ending at or after `position` ends (its `\n`, or a lone `\r`), which
+    /// `position` moves past; nil at the end of the file.
     mutating func next() throws -> Int? {
         while try fill() {
             let from = position - bufferOffset
+            var newline = bufferCount
             if let found = memchr(buffer + from, 0x0A, bufferCount - from) {
-                let offset = bufferOffset + buffer.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                position = offset + 1
-                return offset
+                newline = buffer.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            }
+            // A `\r` before it ends a line when it is alone (if not, the `\n` after it is the one found, or the
+            // first byte of the next chunk).
+            var at = from
+            while at < newline, let found = memchr(buffer + at, 0x0D, newline - at) {
+                let index = buffer.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                if try isLoneCarriageReturn(at: index) {
+                    position = bufferOffset + index + 1
+                    return bufferOffset + index
+                }
+                at = index + 1
+            }
+            if newline < bufferCount {
+                position = bufferOffset + newline + 1
+                return bufferOffset + newline
             }
             position = bufferOffset + bufferCount
         }
         return nil
+    }
+
+    /// Whether the `\r` at `buffer[index]` is a line break of its own, not the first half of a `\r\n`.
+    private func isLoneCarriageReturn(at index: Int) throws -> Bool {
+        if index + 1 < bufferCount { return buffer[index + 1] != 0x0A }
+        // The next byte is past the chunk: look at the file.
+        var byte: UInt8 = 0
+        while true {
+            let count = pread(fd, &byte, 1, off_t(bufferOffset + index + 1))
+            if count >= 0 { return count == 0 || byte != 0x0A }
+            if errno == EINTR { continue }
+            throw InputError.readFailed(reason: String(cString: strerror(errno)))
+        }
     }
 
     /// Makes sure the byte at `position` is in the buffer; false at the end of the file.

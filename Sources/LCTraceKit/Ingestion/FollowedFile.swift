@@ -1,0 +1,210 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file read as `tail -F` reads it (`--follow`): on at its end as it grows; from its start again when it is
+/// truncated; when its path is renamed away and made again (log rotation), to the end of the old file and then from
+/// the start of the new one. A path that does not exist yet, or no longer does after a rotation, is waited for. The
+/// file is looked at again every 200 ms; SIGINT or SIGTERM (`StopRequest`) ends the reading.
+///
+/// What happens is told through `notice`, one line at a time (without a newline), for the user: the text is not part
+/// of the report.
+final class FollowedFile {
+    /// What a read gave.
+    enum Reading: Equatable {
+        /// Bytes of the file, in order.
+        case bytes(Int)
+        /// The file starts again (it was truncated, or replaced by a new file): what was read before it is complete,
+        /// and the next bytes are the file's first.
+        case restarted
+        /// SIGINT or SIGTERM: the end of the input.
+        case stopped
+    }
+
+    static let pollMicroseconds: UInt32 = 200_000
+
+    /// The path followed; nil when only an open descriptor is followed (no rotation to look for).
+    private let path: String?
+    /// How the input is named in notices.
+    private let name: String
+    private let notice: ((String) -> Void)?
+    /// The descriptor read, -1 while the path is waited for.
+    private var fd: Int32 = -1
+    private let ownsDescriptor: Bool
+    /// The device and inode of the open file: a path that names another file was rotated.
+    private var identity: FileIdentity?
+    /// The bytes read from the open file since it was opened or seen truncated: its size drops below this when it
+    /// is truncated.
+    private var offset = 0
+    /// Set when the old file of a rotation was closed and a new one is waited for.
+    private var replaced = false
+    /// The last notice about waiting, not said twice in a row.
+    private var lastWaitingNotice: String?
+
+    /// Follows `path`, which need not exist yet.
+    init(path: String, name: String, notice: ((String) -> Void)?) {
+        self.path = path
+        self.name = name
+        self.notice = notice
+        self.ownsDescriptor = true
+    }
+
+    /// Follows an open descriptor (its size is watched for truncation); the caller closes it.
+    init(fileDescriptor fd: Int32, name: String, notice: ((String) -> Void)?) {
+        self.path = nil
+        self.name = name
+        self.notice = notice
+        self.fd = fd
+        self.ownsDescriptor = false
+        self.identity = FileIdentity(descriptor: fd)
+    }
+
+    deinit {
+        if ownsDescriptor, fd >= 0 { _ = close(fd) }
+    }
+
+    /// Reads up to `count` bytes into `pointer`, waiting until there are some, the file starts again, or a stop is
+    /// requested.
+    func read(into pointer: UnsafeMutablePointer<UInt8>, count: Int) throws -> Reading {
+        while true {
+            if StopRequest.isRequested { return .stopped }
+            guard fd >= 0 else {
+                if try openPath() {
+                    if replaced {
+                        replaced = false
+                        say("file replaced; reading the new file from the start")
+                        return .restarted
+                    }
+                    if lastWaitingNotice != nil { say("file appeared; reading it") }
+                    lastWaitingNotice = nil
+                    continue
+                }
+                pause()
+                continue
+            }
+            let read = readSome(into: pointer, count: count)
+            if read > 0 {
+                offset += read
+                return .bytes(read)
+            }
+            if read < 0 {
+                if errno == EINTR { continue }
+                throw InputError.readFailed(reason: String(cString: strerror(errno)))
+            }
+            // At the end of what the file holds now.
+            if let size = FileIdentity.size(descriptor: fd), size < offset {
+                say("file truncated; reading from the start")
+                _ = lseek(fd, 0, SEEK_SET)
+                offset = 0
+                return .restarted
+            }
+            if let path {
+                if let now = FileIdentity(path: path) {
+                    lastWaitingNotice = nil
+                    if now != identity {
+                        // Rotated: what was written to the old file until now is read first.
+                        let more = readSome(into: pointer, count: count)
+                        if more > 0 {
+                            offset += more
+                            return .bytes(more)
+                        }
+                        if ownsDescriptor { _ = close(fd) }
+                        fd = -1
+                        replaced = true
+                        continue
+                    }
+                } else {
+                    // Renamed away or removed: the old file is still read (a writer may still hold it) until a new
+                    // one appears.
+                    waiting("file removed or renamed; waiting for a new one")
+                }
+            }
+            pause()
+        }
+    }
+
+    /// Opens the path; false when it cannot be opened (yet). Only a path that does not exist is waited for at first:
+    /// another reason not to open it is an input error then, and is waited out only after a rotation.
+    private func openPath() throws -> Bool {
+        guard let path else { return false }
+        let opened = open(path, O_RDONLY)
+        guard opened >= 0 else {
+            let error = errno
+            let reason = String(cString: strerror(error))
+            if error != ENOENT {
+                guard identity != nil else { throw InputError.cannotOpen(path: path, reason: reason) }
+                waiting("cannot open: \(reason); waiting for it")
+            } else if identity == nil {
+                waiting("no such file yet; waiting for it to appear")
+            } else {
+                waiting("file removed or renamed; waiting for a new one")
+            }
+            return false
+        }
+        guard let openedIdentity = FileIdentity(descriptor: opened), !openedIdentity.isDirectory else {
+            _ = close(opened)
+            guard identity != nil else { throw InputError.isDirectory(path: path) }
+            waiting("is a directory; waiting for a file")
+            return false
+        }
+        fd = opened
+        identity = openedIdentity
+        offset = 0
+        return true
+    }
+
+    private func readSome(into pointer: UnsafeMutablePointer<UInt8>, count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.read(fd, pointer, count)
+        #else
+        Darwin.read(fd, pointer, count)
+        #endif
+    }
+
+    private func say(_ message: String) { notice?("\(name): \(message)") }
+
+    private func waiting(_ message: String) {
+        guard lastWaitingNotice != message else { return }
+        lastWaitingNotice = message
+        say(message)
+    }
+
+    /// Waits before looking again (a signal ends the wait early).
+    private func pause() {
+        if !StopRequest.isRequested { usleep(FollowedFile.pollMicroseconds) }
+    }
+}
+
+/// Which file a descriptor or path is: its device and inode.
+struct FileIdentity: Equatable {
+    var device: UInt64
+    var inode: UInt64
+    var isDirectory: Bool
+
+    init?(descriptor fd: Int32) {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        self.init(info)
+    }
+
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        self.init(info)
+    }
+
+    private init(_ info: stat) {
+        device = UInt64(truncatingIfNeeded: info.st_dev)
+        inode = UInt64(truncatingIfNeeded: info.st_ino)
+        isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// The size of the open file, when it is a regular file.
+    static func size(descriptor fd: Int32) -> Int? {
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(info.st_size)
+    }
+}
