@@ -150,42 +150,13 @@ import Testing
         }
     }
 
+    // The walk over every line and the planner's sections, as the planner's own tests make them.
     private func referenceSections(of path: String, sectionBytes: Int) throws -> [String] {
-        let fd = try InputSource.file(path).openDescriptor()
-        defer { _ = close(fd) }
-        let recognizer = try LineHeaderRecognizer(.fixed(.nslogClassic))
-        let reader = LineReader(fileDescriptor: fd, maxLineBytes: 120, chunkBytes: 64)
-        var sections: [String] = []
-        var start = 0, firstLine = 1, lineNumber = 0
-        try reader.forEachLine { line, _ in
-            lineNumber += 1
-            let offset = reader.lineOffset
-            if offset - start >= sectionBytes, LaunchBoundaryPlanner.isLaunch(line, recognizer: recognizer) {
-                sections.append("\(start)..<\(offset) from line \(firstLine)")
-                start = offset
-                firstLine = lineNumber
-            }
-        }
-        sections.append("rest \(start)..<\(reader.bytesRead) from line \(firstLine)")
-        return sections
+        try LaunchBoundaryPlannerTests().referenceSections(of: path, sectionBytes: sectionBytes, maxLineBytes: 120)
     }
 
     private func plannedSections(of path: String, sectionBytes: Int, chunkBytes: Int) -> [String] {
-        var planner = LaunchBoundaryPlanner(path: path, lineFormat: .fixed(.nslogClassic), sectionBytes: sectionBytes,
-                                            maxLineBytes: 120)
-        planner.chunkBytes = chunkBytes
-        var sections: [String] = []
-        let last = planner.plan { section in
-            sections.append("\(section.bytes!.lowerBound)..<\(section.bytes!.upperBound) from line \(section.firstLine)")
-            return true
-        }
-        switch last {
-        case .rest(let section): sections.append("rest \(section.bytes!.lowerBound)..<\(section.bytes!.upperBound) from line \(section.firstLine)")
-        case .end: sections.append("end")
-        case .failed(let failure): sections.append("failed: \(failure)")
-        case .section: sections.append("a section as the last result")
-        }
-        return sections
+        LaunchBoundaryPlannerTests().plannedSections(of: path, sectionBytes: sectionBytes, maxLineBytes: 120, chunkBytes: chunkBytes)
     }
 }
 
