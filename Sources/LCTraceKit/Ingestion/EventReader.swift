@@ -74,10 +74,8 @@ final class EventReader {
 
     private func take(_ line: UnsafeRawBufferPointer, truncated: Bool) throws(InputError) {
         lineNumber += 1
-        if readsJSON, json.collecting || LogJSONAssembler.mayStartObject(line), takeJSON(line, truncated: truncated) {
-        } else {
-            process(line, truncated: truncated)
-        }
+        let tookAsJSON = readsJSON && (json.collecting || LogJSONAssembler.mayStartObject(line)) && takeJSON(line, truncated: truncated)
+        if !tookAsJSON { process(line, truncated: truncated) }
         if regexLimitRun > 0 {
             if regexLimitLine != lineNumber {
                 regexLimitRun = 0
