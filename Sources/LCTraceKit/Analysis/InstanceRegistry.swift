@@ -98,6 +98,9 @@ struct InstanceRegistry {
     private var classesLoggingLoad = ClassTable(empty: false)
     /// Some controller logged viewDidLoad (or init/loadView) in this session.
     private(set) var logsViewLoading = false
+    /// Instances visible and not the child of a container. Counted as they change, so that whether another one is
+    /// visible is not a walk over every instance (which made a session quadratic in its instances).
+    private var visibleNonChildren = 0
 
     var count: Int { lifecycles.count }
 
@@ -178,8 +181,13 @@ struct InstanceRegistry {
 
     /// Takes a callback routed to `instance`; returns the deviation it was.
     mutating func take(_ callback: Callback, by instance: Int, line: Int, micros: Int64?) -> LifecycleViolation? {
+        // The phase and containment before and after, read as stored values: a computed property of an element
+        // would copy the element.
         let wasDead = lifecycles[instance].phase == .dead
+        let wasVisible = lifecycles[instance].phase == .visible && !lifecycles[instance].isChild
         let violation = lifecycles[instance].take(callback, line: line, micros: micros, report: &reports[instance])
+        let isVisible = lifecycles[instance].phase == .visible && !lifecycles[instance].isChild
+        if isVisible != wasVisible { visibleNonChildren += isVisible ? 1 : -1 }
         if !wasDead, lifecycles[instance].phase == .dead { index.died(instance) }
         return violation
     }
@@ -217,8 +225,10 @@ struct InstanceRegistry {
             && lifecycles[first].phase != .dead && lifecycles[second].phase != .dead
     }
 
-    func isAnyOtherVisible(excluding excluded: [Int]) -> Bool {
-        lifecycles.indices.contains { !excluded.contains($0) && lifecycles[$0].phase == .visible && !lifecycles[$0].isChild }
+    /// Whether an instance other than `instance`, and not the child of a container, is visible.
+    func isAnyOtherVisible(than instance: Int) -> Bool {
+        let isVisible = lifecycles[instance].phase == .visible && !lifecycles[instance].isChild
+        return visibleNonChildren > (isVisible ? 1 : 0)
     }
 }
 

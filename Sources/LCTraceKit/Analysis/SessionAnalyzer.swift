@@ -180,7 +180,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
 
     func isChild(_ controller: Int) -> Bool { instances.lifecycles[controller].isChild }
 
-    func isAnyOtherVisible(excluding excluded: [Int]) -> Bool { instances.isAnyOtherVisible(excluding: excluded) }
+    func isAnyOtherVisible(than controller: Int) -> Bool { instances.isAnyOtherVisible(than: controller) }
 
     func areInterchangeable(_ first: Int, _ second: Int) -> Bool { instances.areInterchangeable(first, second) }
 
