@@ -286,6 +286,11 @@ struct TransitionTracker {
 
     mutating func deallocated(_ controller: Int) { navigation.deallocated(controller) }
 
+    /// Whether the transition under way or the stacks name the controller: then its number cannot be given to another.
+    func references(_ controller: Int) -> Bool {
+        open.role(of: controller) != nil || navigation.references(controller)
+    }
+
     // MARK: Questions for telling instances apart
 
     /// How well `callback` on `controller` would continue the transition under way: whether the steps so far and this
