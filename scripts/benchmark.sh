@@ -8,6 +8,10 @@
 #   - linear time: 1 GiB takes 9-11 x what 100 MiB takes (lctrace json)
 #   - no finding on legal traffic: the benchmark's inputs, and a log of the generator's legal traffic logged by class
 #     name alone (same class pushed onto itself, a stack per tab, sheets, cancelled gestures…), SMALL in size
+#   - one endless session (what `log stream | lctrace` is): 2 M events in one session, once from one controller shown
+#     500,000 times, once from 400,000 instances living one after another at addresses of their own, each in the
+#     text, JSON and JSON Lines reports without events: peak resident memory <= 64 MiB, and each run <= 30 s (the time
+#     must grow with the events, not with the square of the instances)
 # The default text report (lctrace FILE) is timed too, for information: it has no goal of its own.
 #
 #   scripts/benchmark.sh              # 100M and 1G, 3 runs each
@@ -41,6 +45,16 @@ for size in "$SMALL" "$LARGE"; do
         echo "$SEED" > "$file.seed"
     fi
 done
+
+# One session without end, 2,000,001 lines each: one controller loaded once, then shown and hidden 500,000 times; and
+# 400,000 instances of one class, each at an address of its own, loaded, shown, hidden and deallocated in turn.
+endless_one="$DATA/endless-one-controller.log"
+endless_many="$DATA/endless-400k-instances.log"
+[ -s "$endless_one" ] || awk 'BEGIN { print "V viewDidLoad()"; for (i = 0; i < 500000; i++) {
+    print "V viewWillAppear(_:)"; print "V viewDidAppear(_:)"; print "V viewWillDisappear(_:)"; print "V viewDidDisappear(_:)" } }' > "$endless_one"
+[ -s "$endless_many" ] || awk 'BEGIN { for (i = 0; i < 400000; i++) { a = sprintf("<M.C: 0x6000%08x>", 16 * i)
+    print a " viewDidLoad()"; print a " viewWillAppear(_:)"; print a " viewDidAppear(_:)"; print a " viewWillDisappear(_:)"
+    print a " viewDidDisappear(_:)"; print a " deinit" } }' > "$endless_many"
 
 # Runs a command RUNS times (interleaved with the others by the caller); prints "seconds max_rss_kib".
 measure() {
@@ -100,6 +114,13 @@ for run in $(seq "$RUNS"); do
         done
     done
 done
+# The endless sessions, once each: the memory goal holds for every run, not for a median.
+declare -A endless
+for file in "$endless_one" "$endless_many"; do
+    for format in text json ndjson; do
+        endless[$(basename "$file" .log)/$format]=$(measure "$LCTRACE" --format "$format" --no-events "$file")
+    done
+done
 rm -f "$DATA/out.tmp" "$DATA/time.tmp" "$report"
 
 med() { echo "${times[$1]}" | tr ' ' '\n' | grep . | median; }
@@ -133,6 +154,15 @@ echo "| peak RSS, lctrace json ($LARGE) | $json_rss MiB | <= 64 MiB | $(check "$
 echo "| peak RSS, lctrace ndjson ($LARGE) | $ndjson_rss MiB | <= 64 MiB | $(check "$ndjson_rss" 0 64) |"
 echo "| time $LARGE / time $SMALL (lctrace json) | $linear | 9-11 | $(check "$linear" 9 11) |"
 echo "| findings on legal traffic ($SMALL, $LARGE, legal-$SMALL by class name) | $false_findings | 0 | $(check "$false_findings" 0 0) |"
+endless_met=0
+for key in $(printf '%s\n' "${!endless[@]}" | sort); do
+    result=${endless[$key]}
+    seconds=${result% *}
+    rss=$(mib "${result#* }")
+    echo "| one endless session, $key --no-events: peak RSS, time | $rss MiB, $seconds s | <= 64 MiB, <= 30 s | $(within "$rss" 0 64 && within "$seconds" 0 30 && echo met || echo '**missed**') |"
+    within "$rss" 0 64 && within "$seconds" 0 30 || endless_met=1
+done
+[ "$endless_met" = 0 ] || status=1
 within "$false_findings" 0 0 && \
 within "$json_ratio" 0 1.0 && within "$ndjson_ratio" 0 1.5 && within "$json_rss" 0 64 && within "$ndjson_rss" 0 64 \
     && within "$linear" 9 11 || status=1

@@ -27,6 +27,8 @@ public struct AnalysisOptions: Sendable {
     public var sectionBytes = 512 << 10
     /// The hand-written matchers in front of PCRE2, or PCRE2 alone (only to compare the two).
     var matchers = MatcherChoice.fastPath
+    /// How much of each session its report keeps (smaller in tests).
+    var sessionLimits = SessionLimits()
 
     public init() {}
 }
@@ -145,13 +147,14 @@ public final class Analyzer: SessionFeed {
                     knowledge: InputKnowledge, expected: SessionAnalyzer.Size, alsoOpen: Int) -> SessionAnalyzer {
         SessionAnalyzer(index: summary.sessions + alsoOpen + 1, input: input, firstLine: line, process: process, pid: pid,
                         launchLogged: launchLogged, keepEvents: options.keepEvents, rules: options.rules,
-                        knowledge: knowledge, names: messageParser.names, feed: self, expected: expected)
+                        limits: options.sessionLimits, knowledge: knowledge, names: messageParser.names, feed: self, expected: expected)
     }
 
     // MARK: Parallel inputs
 
-    /// Off for a worker whose recording is replayed: the recording puts the durations aside for the replaying analyzer.
-    var aggregatesDurations = true
+    /// Set for a worker whose recording is replayed: the durations are put aside here, for the replaying analyzer,
+    /// instead of being aggregated.
+    var durationsPutAside: DurationSamples?
 
     /// Feeds what a worker recorded to this run's sink, numbering its sessions after the ones already closed, as a
     /// sequential run would have.
@@ -177,7 +180,7 @@ public final class Analyzer: SessionFeed {
             case .session(var report):
                 report.index += offset
                 report.findings = report.findings.map(renumber)
-                count(report.controllers.count, report.transitions.count)
+                count(report.controllerCount, report.transitionCount)
                 sink.sessionClosed(report)
             case .renderedSession(let item, let index, let controllers, let transitions):
                 count(controllers, transitions)
@@ -213,18 +216,24 @@ public final class Analyzer: SessionFeed {
         sink.transition(transition, session: session, input: input)
     }
 
+    func duration(_ ms: Double, of kind: DurationKind, name: String) {
+        if durationsPutAside != nil {
+            durationsPutAside!.record(ms, of: kind, name: name)
+            return
+        }
+        switch kind {
+        case .loadToFirstAppear: loadToAppear.record(ms, for: name)
+        case .transition: transitionDurations.record(ms, for: name)
+        }
+    }
+
     func closeSession(_ session: SessionAnalyzer) {
         sessionClosed(session.close())
     }
 
-    /// A session's final report: counted, its durations aggregated, and handed to the sink.
+    /// A session's final report: counted, and handed to the sink. (Its durations were taken as they were measured.)
     private func sessionClosed(_ report: SessionReport) {
-        count(report.controllers.count, report.transitions.count)
-        if aggregatesDurations {
-            report.forEachDuration(
-                loadToAppear: { ms, className in loadToAppear.record(ms, for: className) },
-                transition: { ms, kind in transitionDurations.record(ms, for: kind) })
-        }
+        count(report.controllerCount, report.transitionCount)
         sink.sessionClosed(report)
     }
 
@@ -232,19 +241,6 @@ public final class Analyzer: SessionFeed {
         summary.sessions += 1
         summary.controllers += controllers
         summary.transitions += transitions
-    }
-}
-
-extension SessionReport {
-    /// The durations the run's percentiles are made of: each controller's viewDidLoad → first viewDidAppear by its
-    /// class, and each transition's by its kind.
-    func forEachDuration(loadToAppear: (Double, String) -> Void, transition: (Double, String) -> Void) {
-        for controller in controllers {
-            if let ms = controller.loadToFirstAppearMs { loadToAppear(ms, controller.className) }
-        }
-        for report in transitions {
-            if let ms = report.durationMs { transition(ms, report.kind.rawValue) }
-        }
     }
 }
 

@@ -200,8 +200,9 @@ struct ControllerLifecycle {
     }
 
     /// Takes the callback: moves the automaton, keeps the view-life facts, and records the instance's appearances in
-    /// its report. Returns the deviation it was, if any.
-    mutating func take(_ callback: Callback, line: Int, micros: Int64?, report: inout ControllerReport) -> LifecycleViolation? {
+    /// its report, listing at most `listedAppearances`. Returns the deviation it was, if any.
+    mutating func take(_ callback: Callback, line: Int, micros: Int64?, listedAppearances: Int,
+                       report: inout ControllerReport) -> LifecycleViolation? {
         let outcome = ControllerAutomaton.outcome(of: callback, in: phase)
         let rule = judge(callback, outcome: outcome)
         let violation = rule.map { LifecycleViolation(rule: $0, callback: callback, phase: phase, earlier: appearanceWithoutLoad) }
@@ -224,7 +225,7 @@ struct ControllerLifecycle {
                 break
             }
         }
-        record(callback, line: line, micros: micros, flagged: flagged, report: &report)
+        record(callback, line: line, micros: micros, flagged: flagged, listedAppearances: listedAppearances, report: &report)
         return violation
     }
 
@@ -244,7 +245,8 @@ struct ControllerLifecycle {
     }
 
     /// Book-keeping after the step: view-life facts, durations, the report's appearances.
-    private mutating func record(_ callback: Callback, line: Int, micros: Int64?, flagged: Bool, report: inout ControllerReport) {
+    private mutating func record(_ callback: Callback, line: Int, micros: Int64?, flagged: Bool, listedAppearances: Int,
+                                 report: inout ControllerReport) {
         if firstCallback == nil { firstCallback = callback }
         if callback.isAppearanceCallback, firstAppearanceLine == nil { firstAppearanceLine = line }
         report.eventCount += 1
@@ -268,10 +270,15 @@ struct ControllerLifecycle {
             if report.loadToFirstAppearMs == nil, report.appearances.isEmpty {
                 report.loadToFirstAppearMs = milliseconds(from: loadMicros, to: micros)
             }
-            report.appearances.append(AppearanceSpan(appearedLine: line))
+            if report.appearances.count < listedAppearances {
+                report.appearances.append(AppearanceSpan(appearedLine: line))
+            } else {
+                report.appearancesNotListed += 1
+            }
             appearedMicros = micros
         }
-        if callback == .viewDidDisappear, let last = report.appearances.indices.last,
+        // Once an appearance went unlisted, a disappearance ends one that is not listed either.
+        if callback == .viewDidDisappear, report.appearancesNotListed == 0, let last = report.appearances.indices.last,
            report.appearances[last].disappearedLine == nil {
             report.appearances[last].disappearedLine = line
             report.appearances[last].durationMs = milliseconds(from: appearedMicros, to: micros)

@@ -1,15 +1,16 @@
 import Histogram
 
-/// Durations of closed sessions put aside on a worker's thread for the replaying analyzer, grouped by name: replaying
-/// them costs one lookup per name, not one per controller, and the reports stay on the worker.
+/// Durations put aside on a worker's thread for the replaying analyzer, grouped by name: replaying them costs one
+/// lookup per name, not one per duration.
 struct DurationSamples {
     private(set) var loadToAppear: [String: [UInt64]] = [:]
     private(set) var transitions: [String: [UInt64]] = [:]
 
-    mutating func record(_ report: SessionReport) {
-        report.forEachDuration(
-            loadToAppear: { ms, className in loadToAppear[className, default: []].append(DurationAggregator.micros(ms)) },
-            transition: { ms, kind in transitions[kind, default: []].append(DurationAggregator.micros(ms)) })
+    mutating func record(_ ms: Double, of kind: DurationKind, name: String) {
+        switch kind {
+        case .loadToFirstAppear: loadToAppear[name, default: []].append(DurationAggregator.micros(ms))
+        case .transition: transitions[name, default: []].append(DurationAggregator.micros(ms))
+        }
     }
 }
 

@@ -87,23 +87,65 @@ enum InferenceRules {
 }
 
 /// Identity: which instance each controller callback belongs to, and the instances' lives and reports (kept side by
-/// side, by the same index). By address or app id when the messages carry one; by class otherwise, where several
+/// side, in the same slot). By address or app id when the messages carry one; by class otherwise, where several
 /// live instances of one class are told apart by `InferenceRules`.
+///
+/// Its memory follows the instances alive, not every instance the session had (an endless `log stream` is one
+/// session). A dead instance is released, and its slot reused, once nothing can name it any more: no later callback
+/// can be routed to it (a newer instance has its key, or more than `SessionLimits.rememberedDeadInstances` instances
+/// died after it), and the session's transitions, stacks and leak watch hold no reference to it. Its report is then
+/// filed: listed when it was one of the session's first `SessionLimits.listedControllers` instances, otherwise summed
+/// up with the other unlisted ones of its class. The report is the same whenever that happens.
 struct InstanceRegistry {
+    /// By slot: the instance's life and its report. A slot is the instance's number for the rest of the analysis, as
+    /// long as the instance is not released.
     private(set) var lifecycles: [ControllerLifecycle] = []
-    /// Each instance's report: handed to the session's report as it is at the end.
     private(set) var reports: [ControllerReport] = []
+    /// By slot: when the instance was created and when it died, as counts (one array of plain values, so that a
+    /// new slot grows one array, not one per fact).
+    private var slots: [Slot] = []
     private var index = InstanceIndex()
+    private let limits: SessionLimits
     /// Classes that logged a life's first callbacks (init, loadView, viewDidLoad) in the session.
     private var classesLoggingLoad = ClassTable(empty: false)
     /// Some controller logged viewDidLoad (or init/loadView) in this session.
     private(set) var logsViewLoading = false
+    /// Instances created, and instances that died, in the session.
+    private(set) var created = 0
+    private var deaths = 0
+    /// Instances visible and not the child of a container. Counted as they change, so that whether another one is
+    /// visible is not a walk over every instance (which made a session quadratic in its instances).
+    private var visibleNonChildren = 0
+    /// Deaths since the dead instances were last looked at, and how many make the next look worth its walk over the
+    /// slots: as many as the slots in use, and at least a quarter of all slots (and a first few). Each death then pays
+    /// for a few slots' looks, and the slots stay within about twice the instances held.
+    private var deathsSinceRelease = 0
+    private var nextRelease = InstanceRegistry.firstRelease
+    private static let firstRelease = 64
+    private var freeSlots: [Int] = []
+    /// Released instances: the report's listed ones, with their serials, and the others by class.
+    private var listedReleased: [(serial: Int, report: ControllerReport)] = []
+    private var unlisted: [String: UnlistedControllers] = [:]
 
-    var count: Int { lifecycles.count }
+    /// Slots made so far: the most instances held at once.
+    var slotCount: Int { lifecycles.count }
+    /// Slots holding an instance, alive or not yet released.
+    var occupiedSlots: Int { lifecycles.count - freeSlots.count }
 
-    init(expected: Int) {
+    init(expected: Int, limits: SessionLimits) {
+        self.limits = limits
         lifecycles.reserveCapacity(expected)
         reports.reserveCapacity(expected)
+        slots.reserveCapacity(expected)
+        index.reserveCapacity(expected)
+    }
+
+    /// What a slot knows of its instance besides its life and report.
+    private struct Slot {
+        /// The instance's place in the order of creation, which is its place in the report; -1 for a free slot.
+        var serial: Int
+        /// How many of the session's instances had died when it died; 0 while it lives.
+        var deathNumber = 0
     }
 
     /// The instance a callback belongs to; a new one when no live instance can be it.
@@ -116,8 +158,11 @@ struct InstanceRegistry {
         }
         guard let list = index.list(key) else { return makeInstance(for: event, key: key, names: names) }
         if key.label != nil {
-            // An address or id proves identity; a dead one reused starts a new instance.
-            let newest = list.newest
+            // An address or id proves identity; a dead one reused starts a new instance. A forgotten one is new.
+            guard let newest = remembered(list.newest) else {
+                index.forget(key)
+                return makeInstance(for: event, key: key, names: names)
+            }
             return lifecycles[newest].phase == .dead && callback.beginsLife ? makeInstance(for: event, key: key, names: names) : newest
         }
         if callback == .initialize { return makeInstance(for: event, key: key, names: names) }
@@ -125,9 +170,12 @@ struct InstanceRegistry {
         let newRank = InferenceRules.newInstanceRank(callback, classLogsLoading: logsLoading)
         if list.live == 0 {
             // Every instance of the class is dead: a new life, or a callback after dealloc on the newest.
-            return newRank != nil || !logsLoading ? makeInstance(for: event, key: key, names: names) : list.newest
+            guard newRank == nil, logsLoading, let newest = remembered(list.newest) else {
+                return makeInstance(for: event, key: key, names: names)
+            }
+            return newest
         }
-        if list.live == 1, newRank == nil, lifecycles[list.newest].phase != .dead { return list.newest }
+        if list.live == 1, newRank == nil, list.newest == list.newestLive { return list.newestLive }
         if let chosen = choose(among: list, callback: callback, newRank: newRank, roles: roles) { return chosen }
         return makeInstance(for: event, key: key, names: names)
     }
@@ -137,12 +185,9 @@ struct InstanceRegistry {
     private mutating func choose(among list: InstanceIndex.List, callback: Callback, newRank: Int?, roles: some InstanceRoles) -> Int? {
         var best: (instance: Int, illegal: Bool, rank: Int)?
         var considered = 0
-        var walked = 0
-        var candidate: Int? = list.newest
-        while let instance = candidate, considered < InferenceRules.maxCandidates, walked < 4 * InferenceRules.maxCandidates {
-            walked += 1
-            candidate = index.instance(before: instance)
-            guard lifecycles[instance].phase != .dead else { continue }
+        var candidate: Int? = list.newestLive >= 0 ? list.newestLive : nil
+        while let instance = candidate, considered < InferenceRules.maxCandidates {
+            candidate = index.liveInstance(before: instance)
             considered += 1
             let illegal = lifecycles[instance].judge(callback) != nil
             let rank = InferenceRules.rank(callback, lifecycles[instance]) { roles.facts(of: instance, for: callback) }
@@ -150,14 +195,15 @@ struct InstanceRegistry {
             best = (instance, illegal, rank)
         }
         if let newRank, best.map({ $0.illegal || newRank < $0.rank }) ?? true { return nil }
-        guard let best else { return list.newest }
+        guard let best else { return nil }
         if considered > 1 { reports[best.instance].identity = .inferred }
         return best.instance
     }
 
     private mutating func makeInstance(for event: borrowing Event, key: InstanceKey, names: NameTable) -> Int {
         let className = names.className(of: event.message) ?? "?"
-        let ordinal = (index.list(key)?.count ?? 0) + 1
+        let list = index.list(key)
+        let ordinal = (list?.count ?? 0) + 1
         let address = names.instanceText(event.message)
         var id = address.map { "\(className)@\($0)" } ?? className
         if ordinal > 1 { id += "#\(ordinal)" }
@@ -165,24 +211,100 @@ struct InstanceRegistry {
         switch event.message.instance {
         case .address?: identity = .address
         case .id?: identity = .id
-        case nil: identity = (index.list(key)?.live ?? 0) > 0 ? .inferred : .className
+        case nil: identity = (list?.live ?? 0) > 0 ? .inferred : .className
         }
-        let instance = lifecycles.count
-        lifecycles.append(ControllerLifecycle())
-        reports.append(ControllerReport(id: id, className: className, address: address, identity: identity, firstLine: event.line,
-                                        lastLine: event.line, eventCount: 0, events: [], loadToFirstAppearMs: nil,
-                                        appearances: [], finalPhase: .unknown))
+        let report = ControllerReport(id: id, className: className, address: address, identity: identity, firstLine: event.line,
+                                      lastLine: event.line, eventCount: 0, events: [], loadToFirstAppearMs: nil,
+                                      appearances: [], finalPhase: .unknown)
+        let instance: Int
+        if let free = freeSlots.popLast() {
+            instance = free
+            lifecycles[instance] = ControllerLifecycle()
+            reports[instance] = report
+            slots[instance] = Slot(serial: created)
+        } else {
+            instance = lifecycles.count
+            lifecycles.append(ControllerLifecycle())
+            reports.append(report)
+            slots.append(Slot(serial: created))
+        }
+        created += 1
         index.add(instance, key)
         return instance
     }
 
     /// Takes a callback routed to `instance`; returns the deviation it was.
+    @inline(__always)
     mutating func take(_ callback: Callback, by instance: Int, line: Int, micros: Int64?) -> LifecycleViolation? {
+        // The phase and containment before and after, read as stored values: a computed property of an element
+        // would copy the element.
         let wasDead = lifecycles[instance].phase == .dead
-        let violation = lifecycles[instance].take(callback, line: line, micros: micros, report: &reports[instance])
-        if !wasDead, lifecycles[instance].phase == .dead { index.died(instance) }
+        let wasVisible = lifecycles[instance].phase == .visible && !lifecycles[instance].isChild
+        let violation = lifecycles[instance].take(callback, line: line, micros: micros,
+                                                  listedAppearances: limits.appearancesPerController, report: &reports[instance])
+        let isVisible = lifecycles[instance].phase == .visible && !lifecycles[instance].isChild
+        if isVisible != wasVisible { visibleNonChildren += isVisible ? 1 : -1 }
+        if !wasDead, lifecycles[instance].phase == .dead { died(instance) }
         return violation
     }
+
+    private mutating func died(_ instance: Int) {
+        index.died(instance)
+        deaths += 1
+        deathsSinceRelease += 1
+        slots[instance].deathNumber = deaths
+    }
+
+    /// Whether a callback can still be routed to the instance when it is its key's newest: alive, or died less than
+    /// `SessionLimits.rememberedDeadInstances` deaths ago.
+    @inline(__always)
+    private func isRemembered(_ instance: Int) -> Bool {
+        lifecycles[instance].phase != .dead || deaths - slots[instance].deathNumber < limits.rememberedDeadInstances
+    }
+
+    /// A key's newest instance (-1 for none) if it is remembered.
+    @inline(__always)
+    private func remembered(_ newest: Int) -> Int? {
+        newest >= 0 && isRemembered(newest) ? newest : nil
+    }
+
+    /// Whether enough instances died since `releaseDead` last looked for another look to be worth it.
+    var releaseIsDue: Bool { deathsSinceRelease >= nextRelease }
+
+    /// Releases the dead instances that no callback can be routed to any more and that `isReferenced` (the transition
+    /// under way, the stacks, the leak watch) does not name: files their reports and frees their slots. The others
+    /// wait for the next look.
+    mutating func releaseDead(isReferenced: (Int) -> Bool) {
+        for instance in slots.indices where slots[instance].serial >= 0 && lifecycles[instance].phase == .dead {
+            if (index.isNewest(instance) && isRemembered(instance)) || isReferenced(instance) { continue }
+            release(instance)
+        }
+        deathsSinceRelease = 0
+        nextRelease = max(InstanceRegistry.firstRelease, occupiedSlots, slotCount / 4)
+    }
+
+    private mutating func release(_ instance: Int) {
+        index.forget(newest: instance)
+        var report = InstanceRegistry.vacant
+        swap(&report, &reports[instance])
+        report.finalPhase = lifecycles[instance].phase
+        if slots[instance].serial < limits.listedControllers {
+            listedReleased.append((slots[instance].serial, report))
+        } else {
+            addUnlisted(report)
+        }
+        slots[instance].serial = -1
+        freeSlots.append(instance)
+    }
+
+    private mutating func addUnlisted(_ report: ControllerReport) {
+        unlisted[report.className, default: UnlistedControllers(className: report.className, instances: 0, eventCount: 0,
+                                                                firstLine: report.firstLine, lastLine: report.lastLine)].add(report)
+    }
+
+    /// What a free slot holds in place of a report: nothing that takes memory.
+    private static let vacant = ControllerReport(id: "", className: "", address: nil, identity: .className, firstLine: 0, lastLine: 0,
+                                                 eventCount: 0, events: [], loadToFirstAppearMs: nil, appearances: [], finalPhase: .dead)
 
     /// Appends an event record to the instance's timeline.
     mutating func keep(_ record: EventRecord, of instance: Int) { reports[instance].events.append(record) }
@@ -195,10 +317,30 @@ struct InstanceRegistry {
         reports[instance].identity == .inferred ? reports[instance].id + " (inferred)" : reports[instance].id
     }
 
-    /// The reports with their final phases (set in place: the session is over).
-    mutating func finalReports() -> [ControllerReport] {
-        for instance in reports.indices { reports[instance].finalPhase = lifecycles[instance].phase }
-        return reports
+    /// The session is over: the reports it lists, in the order the instances were created, with their final phases;
+    /// and the deallocated instances past the first `SessionLimits.listedControllers`, by class in the order of their
+    /// first lines.
+    mutating func finalReports() -> (listed: [ControllerReport], unlisted: [UnlistedControllers]) {
+        // The common case: nothing was released, and every instance is listed, in its slot's order.
+        if created == lifecycles.count, freeSlots.isEmpty, created <= limits.listedControllers {
+            for instance in reports.indices { reports[instance].finalPhase = lifecycles[instance].phase }
+            return (reports, [])
+        }
+        var listed = listedReleased
+        listedReleased = []
+        for instance in reports.indices where slots[instance].serial >= 0 {
+            var report = InstanceRegistry.vacant
+            swap(&report, &reports[instance])
+            report.finalPhase = lifecycles[instance].phase
+            if report.finalPhase == .dead, slots[instance].serial >= limits.listedControllers {
+                addUnlisted(report)
+            } else {
+                listed.append((slots[instance].serial, report))
+            }
+        }
+        listed.sort { $0.serial < $1.serial }
+        let unlistedByFirstLine = unlisted.values.sorted { ($0.firstLine, $0.className) < ($1.firstLine, $1.className) }
+        return (listed.map(\.report), unlistedByFirstLine)
     }
 
     /// New means its life began with its view loading. When the app logs no viewDidLoad at all, a controller first
@@ -217,8 +359,10 @@ struct InstanceRegistry {
             && lifecycles[first].phase != .dead && lifecycles[second].phase != .dead
     }
 
-    func isAnyOtherVisible(excluding excluded: [Int]) -> Bool {
-        lifecycles.indices.contains { !excluded.contains($0) && lifecycles[$0].phase == .visible && !lifecycles[$0].isChild }
+    /// Whether an instance other than `instance`, and not the child of a container, is visible.
+    func isAnyOtherVisible(than instance: Int) -> Bool {
+        let isVisible = lifecycles[instance].phase == .visible && !lifecycles[instance].isChild
+        return visibleNonChildren > (isVisible ? 1 : 0)
     }
 }
 
@@ -233,22 +377,34 @@ struct InstanceKey: Hashable {
     }
 }
 
-/// Controller instances by what they are found by, as lists linked newest first, with how many of each are alive.
-/// Instances found by class alone (the common case) are in a table by class, found without hashing. Everything in it
-/// is a plain value: finding an instance copies no storage.
+/// Controller instances by what they are found by: for each key its newest instance and its live ones, newest first,
+/// with how many it has had. Instances found by class alone (the common case) are in a table by class, found without
+/// hashing. Everything in it is a plain value: finding an instance copies no storage.
 private struct InstanceIndex {
-    /// The newest instance with a key, how many it has, and how many of them are alive.
+    /// The newest instance with a key (-1 once it is forgotten), the newest live one (-1 for none), how many the key
+    /// has had (what numbers the next one's name) and how many of them are alive.
     struct List {
         var newest: Int
+        var newestLive: Int
         var count: Int
         var live: Int
     }
 
     private var byClass = ClassTable<List?>(empty: nil)
     private var byKey: [InstanceKey: List] = [:]
-    /// By instance: the instance before it with the same key (-1 for the oldest), and the key.
-    private var previous: [Int] = []
-    private var keys: [InstanceKey] = []
+    /// By slot: the instance's key, and the live instances with the same key next to it.
+    private var links: [Link] = []
+
+    /// The live instances with one key are linked both ways, so that one that dies leaves the list at once and the
+    /// instances weighed against each other are live ones only.
+    private struct Link {
+        var key: InstanceKey
+        /// The live instances created just before and just after it (-1 for none).
+        var olderLive = -1
+        var newerLive = -1
+    }
+
+    mutating func reserveCapacity(_ slots: Int) { links.reserveCapacity(slots) }
 
     /// The instances with the key; nil for none.
     @inline(__always)
@@ -257,7 +413,7 @@ private struct InstanceIndex {
         return byKey[key]
     }
 
-    private mutating func setList(_ list: List, _ key: InstanceKey) {
+    private mutating func setList(_ list: List?, _ key: InstanceKey) {
         if key.label == nil, let className = key.className {
             byClass[className] = list
         } else {
@@ -265,26 +421,47 @@ private struct InstanceIndex {
         }
     }
 
-    /// The instance before `instance` in its list; nil for the oldest.
-    func instance(before instance: Int) -> Int? {
-        let before = previous[instance]
+    /// The live instance with the same key created before `instance`; nil for the oldest.
+    func liveInstance(before instance: Int) -> Int? {
+        let before = links[instance].olderLive
         return before >= 0 ? before : nil
     }
 
-    /// Adds an instance, the next number there is.
-    mutating func add(_ instance: Int, _ key: InstanceKey) {
-        precondition(instance == previous.count, "instances are added in order")
+    /// Whether the instance is its key's newest.
+    func isNewest(_ instance: Int) -> Bool { list(links[instance].key)?.newest == instance }
+
+    /// Adds a new instance in `slot`, a new slot or a freed one.
+    mutating func add(_ slot: Int, _ key: InstanceKey) {
         let list = self.list(key)
-        previous.append(list?.newest ?? -1)
-        keys.append(key)
-        setList(List(newest: instance, count: (list?.count ?? 0) + 1, live: (list?.live ?? 0) + 1), key)
+        let older = list?.newestLive ?? -1
+        let link = Link(key: key, olderLive: older)
+        if slot == links.count { links.append(link) } else { links[slot] = link }
+        if older >= 0 { links[older].newerLive = slot }
+        setList(List(newest: slot, newestLive: slot, count: (list?.count ?? 0) + 1, live: (list?.live ?? 0) + 1), key)
     }
 
-    /// The instance was deallocated.
+    /// The instance was deallocated: it leaves its key's live ones.
     mutating func died(_ instance: Int) {
-        let key = keys[instance]
-        guard var list = list(key) else { return }
+        let link = links[instance]
+        guard var list = list(link.key) else { return }
+        if link.olderLive >= 0 { links[link.olderLive].newerLive = link.newerLive }
+        if link.newerLive >= 0 { links[link.newerLive].olderLive = link.olderLive } else { list.newestLive = link.olderLive }
+        links[instance].olderLive = -1
+        links[instance].newerLive = -1
         list.live -= 1
+        setList(list, link.key)
+    }
+
+    /// The instance, dead, is released: if it is its key's newest, the key has none any more. A key that an address or
+    /// id names, with no live instance, is forgotten with it.
+    mutating func forget(newest instance: Int) {
+        let key = links[instance].key
+        guard var list = list(key), list.newest == instance else { return }
+        if key.label != nil, list.live == 0 { return forget(key) }
+        list.newest = -1
         setList(list, key)
     }
+
+    /// Forgets the key, and how many instances it had.
+    mutating func forget(_ key: InstanceKey) { setList(nil, key) }
 }

@@ -28,6 +28,11 @@ struct LeakWatch {
     /// Whether any controller is armed: when none is, `expire` has nothing to do.
     var isWatching: Bool { !armed.isEmpty }
 
+    /// Whether the controller is watched, armed or waiting for its class to be known.
+    func watches(_ controller: Int) -> Bool {
+        armed.contains { $0.controller == controller } || undecided.contains { $0.controller == controller }
+    }
+
     mutating func disarm(_ controller: Int) {
         if !armed.isEmpty { armed.removeAll { $0.controller == controller } }
         if !undecided.isEmpty { undecided.removeAll { $0.controller == controller } }

@@ -118,6 +118,11 @@ struct NavigationModel {
     /// Whether the controller left a stack and was not seen since: `true` on evidence, `false` silently, nil when not.
     func leftOnEvidence(_ controller: Int) -> Bool? { removed[controller] }
 
+    /// Whether the model holds the controller anywhere: on a stack, or as one that left a stack.
+    func references(_ controller: Int) -> Bool {
+        knows(controller) || (!removed.isEmpty && removed[controller] != nil)
+    }
+
     // MARK: Changes
 
     /// A transition of `kind` closed, from `from` to `to`. Returns what a backward one took off its stack.

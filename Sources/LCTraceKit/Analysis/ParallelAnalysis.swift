@@ -36,9 +36,10 @@ extension Analyzer {
                     do {
                         // The options were validated when this analyzer was made, so they compile again.
                         let worker = try Analyzer(options: options, sink: recording)
-                        worker.aggregatesDurations = false
+                        worker.durationsPutAside = DurationSamples()
                         worker.progress = progress
                         worker.notice = notice
+                        defer { recording.durations = worker.durationsPutAside ?? DurationSamples() }
                         try worker.analyze(source)
                     } catch {
                         recording.error = InputFailure(input: source.name, error: error)
@@ -95,7 +96,7 @@ final class Recording: ReportSink, LiveEventSink, @unchecked Sendable {
     var input: InputSummary?
     var classesLoggingDealloc: Set<String> = []
     var unknownWhenAsked: Set<String> = []
-    /// The durations of the closed sessions, for the replaying analyzer's percentiles.
+    /// The durations the worker measured, for the replaying analyzer's percentiles.
     var durations = DurationSamples()
 
     /// The text items are rendered into on the worker's thread, taken from the run's pool when first needed.
@@ -139,13 +140,12 @@ final class Recording: ReportSink, LiveEventSink, @unchecked Sendable {
         guard let lines = ahead.lines else { items.append(.transition(transition, session: session, input: input)); return }
         items.append(.rendered(lines.transition(transition, input: input, into: renderedText), session: session))
     }
-    /// The session's report is rendered, counted and its durations put aside here, on the worker's thread, when the
-    /// sink can take it rendered: the replaying thread then copies bytes and never touches the report.
+    /// The session's report is rendered and counted here, on the worker's thread, when the sink can take it rendered:
+    /// the replaying thread then copies bytes and never touches the report.
     func sessionClosed(_ session: SessionReport) {
-        durations.record(session)
         guard let sessionRendering = ahead.sessions else { items.append(.session(session)); return }
         items.append(.renderedSession(sessionRendering(session, into: renderedText), index: session.index,
-                                      controllers: session.controllers.count, transitions: session.transitions.count))
+                                      controllers: session.controllerCount, transitions: session.transitionCount))
     }
     func endInput(_ summary: InputSummary) { items.append(.end(summary)) }
     func finish(_ summary: RunSummary) {}

@@ -210,7 +210,8 @@ extension Recording {
             let fd = try InputSource.file(path).openDescriptor()
             defer { _ = close(fd) }
             let worker = Analyzer(options: options, sink: recording, messageParser: messageParser, headerRecognizer: headerRecognizer)
-            worker.aggregatesDurations = false
+            worker.durationsPutAside = DurationSamples()
+            defer { recording.durations = worker.durationsPutAside ?? DurationSamples() }
             recording.input = try worker.analyzeSection(fileDescriptor: fd, name: name, section: section, knowledge: knowledge)
         } catch {
             recording.error = InputFailure(input: name, error: error)

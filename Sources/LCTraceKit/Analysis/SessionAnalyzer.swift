@@ -1,12 +1,13 @@
 /// Analyses one session. It hands each event to the part that judges it — the app and scene state machines, the
 /// instance registry and each controller's lifecycle, the transition tracker, the leak and main-thread checks, the
 /// post-mortem — and turns what they find into findings, sent to the feed the moment they are decided and kept in the
-/// session's report.
+/// session's report. What the report keeps is bounded by `SessionLimits`, and the rest counted.
 final class SessionAnalyzer: TransitionContext, InstanceRoles {
     let index: Int
     let input: String
     let keepEvents: Bool
     let rules: RuleSettings
+    private let limits: SessionLimits
     private let knowledge: InputKnowledge
     /// The names of the events' classes and spellings.
     private let names: NameTable
@@ -17,6 +18,8 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     private let streamsLiveItems: Bool
     /// Event records are built when the report keeps them or the output streams them.
     private let recordsEvents: Bool
+    /// Transitions are listed in the report unless the output streamed them as they closed.
+    private let listsTransitions: Bool
 
     private(set) var process: String?
     private(set) var pid: Int?
@@ -35,28 +38,44 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     private var instances: InstanceRegistry
     private var transitions = TransitionTracker()
     private var transitionReports: [TransitionReport] = []
+    private var transitionsNotListed = 0
     private var leaks: LeakWatch
     private var mainThread = MainThreadCheck()
     private var postMortem: PostMortem
     private var launch = LaunchClock()
     private var findings: [Finding] = []
+    private var findingsNotListed = 0
     private(set) var eventCount = 0
 
     var sawFinishLaunching: Bool { activity.sawFinishLaunching }
 
-    /// How many controller instances and transitions a session had.
+    /// How many controller instances a session held at most, and how many transitions it listed.
     struct Size {
         var controllers = 0
         var transitions = 0
     }
 
-    var size: Size { Size(controllers: instances.count, transitions: transitionReports.count) }
+    var size: Size { Size(controllers: instances.slotCount, transitions: transitionReports.count) }
+
+    /// What the session holds now, item by item: what `SessionLimits` bounds.
+    struct Footprint {
+        /// Controller instances held (alive, or dead and not yet released), and the slots made for them.
+        var instances: Int
+        var instanceSlots: Int
+        var transitions: Int
+        var findings: Int
+    }
+
+    var footprint: Footprint {
+        Footprint(instances: instances.occupiedSlots, instanceSlots: instances.slotCount, transitions: transitionReports.count,
+                  findings: findings.count)
+    }
 
     /// `expected`: the size of the session before it, if any. The sessions of one app are alike, so the lists start
     /// with room for as many, rather than growing (and being copied) from nothing.
     init(index: Int, input: String, firstLine: Int, process: String?, pid: Int?, launchLogged: Bool,
-         keepEvents: Bool, rules: RuleSettings, knowledge: InputKnowledge, names: NameTable, feed: any SessionFeed,
-         expected: Size = Size()) {
+         keepEvents: Bool, rules: RuleSettings, limits: SessionLimits = SessionLimits(), knowledge: InputKnowledge,
+         names: NameTable, feed: any SessionFeed, expected: Size = Size()) {
         self.index = index
         self.input = input
         self.startLine = firstLine
@@ -65,16 +84,18 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         self.pid = pid
         self.keepEvents = keepEvents
         self.rules = rules
+        self.limits = limits
         self.knowledge = knowledge
         self.names = names
         self.feed = feed
         self.streamsLiveItems = feed.wantsLiveItems
         self.recordsEvents = keepEvents || streamsLiveItems
+        self.listsTransitions = !streamsLiveItems
         self.activity = ActivityTracker(launchLogged: launchLogged)
-        self.instances = InstanceRegistry(expected: expected.controllers)
+        self.instances = InstanceRegistry(expected: expected.controllers, limits: limits)
         self.leaks = LeakWatch(timeoutSeconds: rules.leakTimeoutSeconds)
         self.postMortem = PostMortem(names: names)
-        transitionReports.reserveCapacity(expected.transitions)
+        transitionReports.reserveCapacity(min(expected.transitions, limits.listedTransitions))
     }
 
     /// Takes the session's next event.
@@ -119,12 +140,14 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
                                           reachedBackgroundOrEnd: activity.reachedBackgroundOrEnd, endLine: endLine) {
             emit(ending)
         }
+        let controllers = instances.finalReports()
         return SessionReport(
             index: index, input: input, process: process, pid: pid, startLine: startLine, endLine: endLine,
             startTime: clock.startTime, endTime: clock.endTime.nonEmpty,
             durationMs: milliseconds(from: clock.startMicros, to: clock.lastMicros),
-            launch: launch.timing, app: app, scenes: activity.sceneReports, controllers: instances.finalReports(),
-            transitions: transitionReports, findings: findings)
+            launch: launch.timing, app: app, scenes: activity.sceneReports, controllers: controllers.listed,
+            transitions: transitionReports, findings: findings, unlistedControllers: controllers.unlisted,
+            transitionsNotListed: transitionsNotListed, findingsNotListed: findingsNotListed)
     }
 
     private func handleApplication(_ event: borrowing Event) {
@@ -139,7 +162,12 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     private func handleController(_ event: borrowing Event) {
         let callback = event.callback
         let instance = instances.route(event, names: names, roles: self)
+        // The run's percentiles take a controller's load time when it is measured: the report may not list it.
+        let measuresLoad = callback == .viewDidAppear && instances.reports[instance].loadToFirstAppearMs == nil
         let violation = instances.take(callback, by: instance, line: event.line, micros: eventMicros)
+        if measuresLoad, let ms = instances.reports[instance].loadToFirstAppearMs {
+            feed.duration(ms, of: .loadToFirstAppear, name: instances.reports[instance].className)
+        }
         if let violation {
             let name = instances.describedName(of: instance)
             let wording = RuleCatalog.controllerWording(violation.rule, callback: callback, phase: violation.phase, controller: name,
@@ -159,6 +187,9 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         if callback.isAppearanceCallback {
             transitions.observe(ObservedStep(controller: instance, callback: callback, line: event.line, micros: eventMicros),
                                 time: event.time, violated: violation != nil, context: self)
+        }
+        if instances.releaseIsDue {
+            instances.releaseDead { transitions.references($0) || leaks.watches($0) }
         }
     }
 
@@ -182,12 +213,13 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
 
     func isChild(_ controller: Int) -> Bool { instances.lifecycles[controller].isChild }
 
-    func isAnyOtherVisible(excluding excluded: [Int]) -> Bool { instances.isAnyOtherVisible(excluding: excluded) }
+    func isAnyOtherVisible(than controller: Int) -> Bool { instances.isAnyOtherVisible(than: controller) }
 
     func areInterchangeable(_ first: Int, _ second: Int) -> Bool { instances.areInterchangeable(first, second) }
 
     func transitionClosed(_ report: consuming TransitionReport, removal: NavigationModel.Removal, endMicros: Int64?) {
         if streamsLiveItems { feed.transition(report, session: index, input: input) }
+        if let duration = report.durationMs { feed.duration(duration, of: .transition, name: report.kind.rawValue) }
         if let threshold = rules.slowTransitionMs, let duration = report.durationMs, duration > threshold {
             let wording = RuleCatalog.slowTransitionWording(kind: report.kind, controllers: report.controllers, durationMs: duration, thresholdMs: threshold)
             emit(Deviation(rule: .slowTransition, line: report.endLine, subject: report.to ?? report.from, message: wording.message,
@@ -201,7 +233,11 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
             leaks.arm(LeakWatch.Armed(controller: controller, line: report.endLine, micros: nil, kind: report.kind, silent: true))
         }
         // Last, moved in: a copy would retain the names it holds.
-        transitionReports.append(report)
+        if listsTransitions, transitionReports.count < limits.listedTransitions {
+            transitionReports.append(report)
+        } else {
+            transitionsNotListed += 1
+        }
     }
 
     func transitionDeviation(_ deviation: Deviation) { emit(deviation) }
@@ -240,7 +276,11 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         let finding = Finding(rule: deviation.rule, severity: severity, input: input, line: deviation.line, session: index,
                               controller: deviation.subject, message: deviation.message,
                               expected: deviation.expected, actual: deviation.actual)
-        findings.append(finding)
+        if findings.count < limits.listedFindings {
+            findings.append(finding)
+        } else {
+            findingsNotListed += 1
+        }
         feed.finding(finding)
     }
 

@@ -5,6 +5,15 @@ protocol SessionFeed: AnyObject {
     func finding(_ finding: Finding)
     func event(_ event: LiveEvent, subject: String, session: Int, input: String)
     func transition(_ transition: TransitionReport, session: Int, input: String)
+    /// A duration for the run's percentiles, the moment it is measured (the session's report may not list what it
+    /// belongs to): a controller's viewDidLoad → first viewDidAppear, named by its class; a transition's, by its kind.
+    func duration(_ ms: Double, of kind: DurationKind, name: String)
+}
+
+/// What a duration of the run's timing measures.
+enum DurationKind {
+    case loadToFirstAppear
+    case transition
 }
 
 /// What one input has shown so far, shared by its sessions.

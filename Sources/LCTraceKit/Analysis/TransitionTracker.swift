@@ -16,8 +16,8 @@ protocol TransitionContext: AnyObject {
     func isChild(_ controller: Int) -> Bool
     /// Whether the two controllers could be each other: one class, no address or id to tell them apart.
     func areInterchangeable(_ first: Int, _ second: Int) -> Bool
-    /// Whether a controller other than `excluded` is visible.
-    func isAnyOtherVisible(excluding excluded: [Int]) -> Bool
+    /// Whether a controller other than `controller`, and not the child of a container, is visible.
+    func isAnyOtherVisible(than controller: Int) -> Bool
     /// A transition closed; `removal` says which controllers it took off a navigation or modal stack, `endMicros` the
     /// time of its last callback.
     func transitionClosed(_ report: consuming TransitionReport, removal: NavigationModel.Removal, endMicros: Int64?)
@@ -250,7 +250,7 @@ struct TransitionTracker {
             return lone.map(context.isChild) ?? false
         case .otherVisible:
             guard let lone else { return false }
-            return !context.isChild(lone) && context.isAnyOtherVisible(excluding: [lone])
+            return !context.isChild(lone) && context.isAnyOtherVisible(than: lone)
         case .shownAsSheet:
             guard let lone else { return false }
             return navigation.isShownAsSheet(lone)
@@ -285,6 +285,11 @@ struct TransitionTracker {
     mutating func seen(_ controller: Int) { navigation.seen(controller) }
 
     mutating func deallocated(_ controller: Int) { navigation.deallocated(controller) }
+
+    /// Whether the transition under way or the stacks name the controller: then its number cannot be given to another.
+    func references(_ controller: Int) -> Bool {
+        open.role(of: controller) != nil || navigation.references(controller)
+    }
 
     // MARK: Questions for telling instances apart
 

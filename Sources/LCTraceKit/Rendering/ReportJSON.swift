@@ -28,11 +28,27 @@ enum ReportJSON {
         w.objects(session.scenes) { scene, w in sceneMembers(scene, into: &w) }
         w.key("controllers")
         w.objects(session.controllers) { controller, w in controllerMembers(controller, events: events, into: &w) }
+        // What a session leaves out is written only when it left something out: a report within the limits has the
+        // keys it always had.
+        if !session.unlistedControllers.isEmpty {
+            w.key("unlistedControllers")
+            w.objects(session.unlistedControllers) { unlisted, w in unlistedMembers(unlisted, into: &w) }
+        }
         if transitions {
             w.key("transitions")
             w.objects(session.transitions) { transition, w in transitionMembers(transition, into: &w) }
+            if session.transitionsNotListed > 0 { w.member("transitionsNotListed", session.transitionsNotListed) }
         }
-        w.member("findings", session.findings.count)
+        w.member("findings", session.findingCount)
+    }
+
+    static func unlistedMembers(_ unlisted: UnlistedControllers, into w: inout JSONWriter) {
+        w.member("class", unlisted.className)
+        w.member("instances", unlisted.instances)
+        w.member("eventCount", unlisted.eventCount)
+        w.member("firstLine", unlisted.firstLine)
+        w.member("lastLine", unlisted.lastLine)
+        w.member("finalState", ControllerPhase.dead.rawValue)
     }
 
     static func sceneMembers(_ scene: SceneReport, into w: inout JSONWriter) {
@@ -62,6 +78,7 @@ enum ReportJSON {
                 w.member("durationMs", span.durationMs)
             }
         }
+        if controller.appearancesNotListed > 0 { w.member("appearancesNotListed", controller.appearancesNotListed) }
         if events { eventList(controller.events, into: &w) }
     }
 

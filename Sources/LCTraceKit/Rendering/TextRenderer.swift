@@ -133,7 +133,8 @@ public final class TextRenderer: ReportSink {
                 if events { writeEvents(controllers[index].events, to: w) }
             }
         }
-        if !session.transitions.isEmpty {
+        for unlisted in session.unlistedControllers { writeUnlisted(unlisted, to: w) }
+        if session.transitionCount > 0 {
             w.write("  ")
             w.bold { w.write("Transitions") }
             w.write("\n")
@@ -142,8 +143,13 @@ public final class TextRenderer: ReportSink {
             session.transitions.withUnsafeBufferPointer { transitions in
                 for index in transitions.indices { writeTransition(transitions[index], kindWidth: width, to: w) }
             }
+            if session.transitionsNotListed > 0 {
+                w.write("    ")
+                w.dim { w.write(session.transitionsNotListed); w.write(" more transitions, not listed") }
+                w.write("\n")
+            }
         }
-        if findings, !session.findings.isEmpty {
+        if findings, session.findingCount > 0 {
             w.write("  ")
             w.bold { w.write("Findings") }
             w.write("\n")
@@ -152,6 +158,29 @@ public final class TextRenderer: ReportSink {
                 writeFinding(finding, to: w)
                 w.write("\n")
             }
+            if session.findingsNotListed > 0 {
+                w.write("    ")
+                w.dim { w.write(session.findingsNotListed); w.write(" more findings, not listed (the summary counts them)") }
+                w.write("\n")
+            }
+        }
+        w.write("\n")
+    }
+
+    /// `  C: 399000 more instances, all deallocated, not listed  2394000 events, lines 6001–2400000`
+    private static func writeUnlisted(_ unlisted: UnlistedControllers, to w: TextWriter) {
+        w.write("  ")
+        w.bold { w.write(text: unlisted.className) }
+        w.write(": ")
+        w.write(unlisted.instances)
+        w.write(unlisted.instances == 1 ? " more instance, deallocated, not listed" : " more instances, all deallocated, not listed")
+        w.dim {
+            w.write("  ")
+            w.plural(unlisted.eventCount, "event")
+            w.write(", lines ")
+            w.write(unlisted.firstLine)
+            w.write("–")
+            w.write(unlisted.lastLine)
         }
         w.write("\n")
     }
@@ -173,6 +202,11 @@ public final class TextRenderer: ReportSink {
                 w.write(first ? ", on screen " : ", ")
                 w.duration(duration)
                 first = false
+            }
+            if controller.appearancesNotListed > 0 {
+                w.write(", ")
+                w.write(controller.appearancesNotListed)
+                w.write(" more appearances not listed")
             }
         }
         w.write("\n")

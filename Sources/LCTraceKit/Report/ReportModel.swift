@@ -59,8 +59,30 @@ public struct ControllerReport: Sendable, Equatable {
     public var events: [EventRecord]
     /// viewDidLoad → first viewDidAppear.
     public var loadToFirstAppearMs: Double?
+    /// The first `SessionLimits.appearancesPerController` of its appearances.
     public var appearances: [AppearanceSpan]
     public var finalPhase: ControllerPhase
+    /// Appearances after the ones listed, counted only.
+    public var appearancesNotListed = 0
+}
+
+/// The deallocated instances of one class that a session does not list, past its first
+/// `SessionLimits.listedControllers` controllers, summed up.
+public struct UnlistedControllers: Sendable, Equatable {
+    public var className: String
+    public var instances: Int
+    public var eventCount: Int
+    /// The first line of the first of them, and the last line of the last.
+    public var firstLine: Int
+    public var lastLine: Int
+
+    /// Adds one instance's report.
+    mutating func add(_ report: ControllerReport) {
+        instances += 1
+        eventCount += report.eventCount
+        firstLine = min(firstLine, report.firstLine)
+        lastLine = max(lastLine, report.lastLine)
+    }
 }
 
 /// How a controller instance's callbacks were told apart from those of other instances of its class.
@@ -149,9 +171,22 @@ public struct SessionReport: Sendable, Equatable {
     public var launch: LaunchTiming
     public var app: AppReport
     public var scenes: [SceneReport]
+    /// The controllers listed (`SessionLimits.listedControllers`), in the order they were created.
     public var controllers: [ControllerReport]
+    /// The first `SessionLimits.listedTransitions` transitions; none when they were streamed as they closed.
     public var transitions: [TransitionReport]
+    /// The first `SessionLimits.listedFindings` findings.
     public var findings: [Finding]
+    /// The deallocated controllers not listed, by class, in the order of their first lines.
+    public var unlistedControllers: [UnlistedControllers] = []
+    /// Transitions and findings after the ones listed, counted only.
+    public var transitionsNotListed = 0
+    public var findingsNotListed = 0
+
+    /// Every controller instance of the session, listed or not.
+    public var controllerCount: Int { unlistedControllers.reduce(controllers.count) { $0 + $1.instances } }
+    public var transitionCount: Int { transitions.count + transitionsNotListed }
+    public var findingCount: Int { findings.count + findingsNotListed }
 }
 
 /// Why a line was not parsed.
