@@ -310,14 +310,6 @@ struct Lines: ParsableCommand {
     }
 }
 
-/// A sink that keeps nothing (`lctrace lines` reads the line observer only).
-private final class DiscardingSink: ReportSink {
-    func beginInput(_ name: String) {}
-    func finding(_ finding: Finding) {}
-    func sessionClosed(_ session: SessionReport) {}
-    func endInput(_ summary: InputSummary) {}
-    func finish(_ summary: RunSummary) {}
-}
 
 /// Rule severities and thresholds: `.lctrace.yml` (or `--config`), then the flags on top.
 struct RuleOptions: ParsableArguments {

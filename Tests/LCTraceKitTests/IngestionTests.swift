@@ -293,14 +293,7 @@ import PCRE2
 
 @Suite struct LineReaderTests {
     func lines(of bytes: [UInt8], maxLineBytes: Int = 64, chunkBytes: Int = 16) throws -> [(String, Bool)] {
-        let path = try Fixtures.temporaryFile(bytes)
-        let fd = try InputSource.file(path).openDescriptor()
-        defer { _ = close(fd) }
-        var result: [(String, Bool)] = []
-        try LineReader(fileDescriptor: fd, maxLineBytes: maxLineBytes, chunkBytes: chunkBytes).forEachLine { line, truncated in
-            result.append((String(decoding: line, as: UTF8.self), truncated))
-        }
-        return result
+        try LineBreakTests.lines(of: try Fixtures.temporaryFile(bytes), maxLineBytes: maxLineBytes, chunkBytes: chunkBytes)
     }
 
     @Test func crlfAndMissingFinalNewline() throws {

@@ -27,15 +27,6 @@ import LCTraceKit
 /// (`-max_len`), 100 inputs name far fewer names than the name table's limit, so the limit is never what decides.
 private let inputsPerMessageParser = 100
 
-/// A report sink that keeps nothing: the analysis runs to its end and its output is not rendered.
-private final class DiscardingSink: ReportSink {
-    func beginInput(_ name: String) {}
-    func finding(_ finding: Finding) {}
-    func sessionClosed(_ session: SessionReport) {}
-    func endInput(_ summary: InputSummary) {}
-    func finish(_ summary: RunSummary) {}
-}
-
 /// libFuzzer's driver (`-sanitize=fuzzer` links it): parses libFuzzer's flags and calls `body` with each input.
 @_silgen_name("LLVMFuzzerRunDriver")
 private func LLVMFuzzerRunDriver(

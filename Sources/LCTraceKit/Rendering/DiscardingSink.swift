@@ -1,0 +1,10 @@
+/// A report sink that keeps nothing: the analysis runs to its end and nothing of it is rendered. For callers that
+/// read something else than the report (`lctrace lines` reads the line observer; a fuzz target only runs the analysis).
+public final class DiscardingSink: ReportSink {
+    public init() {}
+    public func beginInput(_ name: String) {}
+    public func finding(_ finding: Finding) {}
+    public func sessionClosed(_ session: SessionReport) {}
+    public func endInput(_ summary: InputSummary) {}
+    public func finish(_ summary: RunSummary) {}
+}
