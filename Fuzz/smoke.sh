@@ -19,6 +19,8 @@ fuzzer="$(swift build "${flags[@]}" --show-bin-path)/lctrace-fuzz"
 
 [ -d seeds ] || ./seed-corpus.sh
 mkdir -p artifacts
+# A trap is reported by libFuzzer (stack, input saved); Swift's own backtracer would first trip AddressSanitizer.
+export SWIFT_BACKTRACE=enable=no
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 "$fuzzer" "$work" seeds -dict=lctrace.dict -max_len=1024 -timeout=10 -max_total_time="$seconds" \
