@@ -89,8 +89,11 @@ public struct PCRE2CompileError: Error, CustomStringConvertible, Sendable {
     public let offset: Int
     public let message: String
 
+    /// What is wrong and where, in one line (without the pattern).
+    public var summary: String { "invalid regular expression at offset \(offset): \(message)" }
+
     public var description: String {
-        "invalid regular expression at offset \(offset): \(message)\n  \(pattern)\n  \(String(repeating: " ", count: offset))^"
+        "\(summary)\n  \(pattern)\n  \(String(repeating: " ", count: offset))^"
     }
 }
 

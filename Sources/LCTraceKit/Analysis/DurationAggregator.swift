@@ -49,6 +49,10 @@ struct DurationAggregator {
             Series.add(micros, to: &histogram!, over: &overCeiling)
         }
 
+        mutating func record(contentsOf samples: [UInt64]) {
+            for micros in samples { record(micros) }
+        }
+
         private static func add(_ micros: UInt64, to histogram: inout Histogram<UInt32>, over: inout Int) {
             if micros > DurationAggregator.ceilingMicros { over += 1 }
             histogram.record(min(micros, DurationAggregator.ceilingMicros))
@@ -77,15 +81,19 @@ struct DurationAggregator {
     }
 
     private mutating func record(_ micros: UInt64, for name: String) {
-        let key = series[name] != nil || series.count < DurationAggregator.maxNames ? name : DurationAggregator.otherName
-        series[key, default: Series()].record(micros)
+        series[key(for: name), default: Series()].record(micros)
     }
 
-    /// Samples put aside elsewhere, in microseconds by name.
+    /// Samples put aside elsewhere, in microseconds by name: one lookup per name.
     mutating func record(_ samples: [String: [UInt64]]) {
         for (name, micros) in samples {
-            for sample in micros { record(sample, for: name) }
+            series[key(for: name), default: Series()].record(contentsOf: micros)
         }
+    }
+
+    /// The row a name's durations go to: its own, or `otherName` once `maxNames` rows are taken.
+    private func key(for name: String) -> String {
+        series[name] != nil || series.count < DurationAggregator.maxNames ? name : DurationAggregator.otherName
     }
 
     func stats() -> [DurationStats] {

@@ -140,7 +140,7 @@ public struct LineFormat: Sendable {
         do {
             compiled = try PCRE2Pattern(pattern)
         } catch {
-            return "invalid regular expression at offset \(error.offset): \(error.message)"
+            return error.summary
         }
         guard groupNames.contains(where: { compiled.groupNumber(named: $0) != nil }) else {
             return "the pattern names none of the groups \(groupNames.joined(separator: ", ")), as in (?<message>.*)"

@@ -306,30 +306,11 @@ struct JSONWriter {
     }
 
     /// The text quoted, its quotes, backslashes and control characters (C0 and C1) escaped, and any bytes that are not
-    /// UTF-8 replaced by U+FFFD: a log line can hold any byte, and a JSON reader takes only valid UTF-8.
+    /// UTF-8 replaced by U+FFFD: a log line can hold any byte, and a JSON reader takes only valid UTF-8. Only text the
+    /// word-at-a-time check turned away comes here.
     private mutating func writeEscaped(_ utf8: UnsafeRawBufferPointer) {
-        guard utf8.allSatisfy({ $0 < 0x80 }) else { return writeEscaped(String(decoding: utf8, as: UTF8.self).unicodeScalars) }
         buffer.append(UInt8(ascii: "\""))
-        for byte in utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): buffer.append(#"\""#)
-            case UInt8(ascii: "\\"): buffer.append(#"\\"#)
-            case 0x0A: buffer.append(#"\n"#)
-            case 0x0D: buffer.append(#"\r"#)
-            case 0x09: buffer.append(#"\t"#)
-            case ..<0x20:
-                let hex = String(byte, radix: 16)
-                buffer.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
-            default: buffer.append(byte)
-            }
-        }
-        buffer.append(UInt8(ascii: "\""))
-    }
-
-    /// `writeEscaped` for text with characters beyond ASCII, valid UTF-8 now.
-    private mutating func writeEscaped(_ scalars: String.UnicodeScalarView) {
-        buffer.append(UInt8(ascii: "\""))
-        for scalar in scalars {
+        for scalar in String(decoding: utf8, as: UTF8.self).unicodeScalars {
             switch scalar.value {
             case UInt32(UInt8(ascii: "\"")): buffer.append(#"\""#)
             case UInt32(UInt8(ascii: "\\")): buffer.append(#"\\"#)
@@ -339,6 +320,7 @@ struct JSONWriter {
             case 0..<0x20, 0x80..<0xA0:
                 let hex = String(scalar.value, radix: 16)
                 buffer.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
+            case 0..<0x80: buffer.append(UInt8(scalar.value))
             default: buffer.append(String(scalar))
             }
         }
