@@ -44,8 +44,13 @@ final class ProgressLine: @unchecked Sendable {
     private let started = RunStatistics.now()
     private var drawn = false
 
-    static func wanted() -> Bool {
-        isatty(STDERR_FILENO) == 1 && getenv("CI") == nil
+    /// The progress line of the run under way, cleared when the run fails.
+    nonisolated(unsafe) static var current: ProgressLine?
+
+    /// On a terminal, outside CI, and not on the terminal a report is being printed to (`reportOnTerminal`),
+    /// where the two would mix.
+    static func wanted(reportOnTerminal: Bool) -> Bool {
+        isatty(STDERR_FILENO) == 1 && getenv("CI") == nil && !reportOnTerminal
     }
 
     /// `total`: the bytes expected, the sizes of the inputs that are regular files.

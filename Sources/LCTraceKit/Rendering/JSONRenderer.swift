@@ -28,7 +28,7 @@ public final class JSONRenderer: ReportSink {
         }
         var configValue = JSONWriter(indent: nil)
         configValue.value(config)
-        output.write("{\n  \"schemaVersion\": \(ReportJSON.schemaVersion),\n  \"config\": ")
+        output.write("{\n  \"schemaVersion\": \(ReportJSON.schemaVersion),\n  \"lctraceVersion\": \"\(LCTraceVersion.current)\",\n  \"config\": ")
         output.write(configValue.buffer.bytes)
         output.write(",\n  \"sessions\": [")
     }

@@ -81,6 +81,7 @@ public final class NDJSONRenderer: ReportSink, LiveEventSink {
 
     public func finish(_ summary: RunSummary) {
         emit("summary") { w in
+            w.member("lctraceVersion", LCTraceVersion.current)
             w.member("config", config)
             ReportJSON.summaryMembers(summary, into: &w)
         }

@@ -148,6 +148,7 @@ enum ReportJSON {
         w.object { w in
             for severity in Severity.allCases.reversed() { w.key(text: severity.rawValue); w.value(summary.findings(severity)) }
         }
+        if let known = summary.findingsInBaseline { w.member("findingsInBaseline", known) }
         w.key("timing")
         w.object { w in
             w.key("loadToFirstAppearByClass")

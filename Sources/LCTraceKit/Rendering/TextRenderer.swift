@@ -298,7 +298,8 @@ public final class TextRenderer: ReportSink {
             let text = plural(summary.findings(severity), severity.rawValue)
             return summary.findings(severity) > 0 ? style.severity(severity, text) : text
         }
-        output.write(style.bold("Summary:") + " " + parts.joined(separator: ", ") + "; " + counts.joined(separator: ", ") + "\n")
+        let known = summary.findingsInBaseline.map { " (\($0) known from the baseline)" } ?? ""
+        output.write(style.bold("Summary:") + " " + parts.joined(separator: ", ") + "; " + counts.joined(separator: ", ") + known + "\n")
         output.flush()
     }
 
@@ -354,7 +355,7 @@ public final class TextRenderer: ReportSink {
 }
 
 /// `1 event`, `2 events`.
-func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
+func plural(_ count: Int, _ word: String) -> String { TextFormat.plural(count, word) }
 
 extension String {
     /// The string followed by spaces up to `width` characters.

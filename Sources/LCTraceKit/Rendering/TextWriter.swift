@@ -110,7 +110,12 @@ struct TextWriter {
 
 /// The text report's numbers as Strings: the definition the byte writer above follows, used by it for values
 /// too large for its integer path, and by the lines written once per run.
-enum TextFormat {
+public enum TextFormat {
+    /// `1 event`, `2 events`; `info`, a severity, stays as it is.
+    public static func plural(_ count: Int, _ word: String) -> String {
+        "\(count) \(word)\(count != 1 && word != "info" ? "s" : "")"
+    }
+
     /// `1.234 s`: milliseconds as seconds with three decimals.
     static func seconds(_ ms: Double) -> String {
         let value = (ms / 1000 * 1000).rounded() / 1000

@@ -323,6 +323,8 @@ public struct RunSummary: Sendable, Equatable {
     public var transitionDurations: [DurationStats] = []
     /// The configuration file the run used, if any.
     public var config: String?
+    /// With a baseline: the findings it already knew, left out of `findings` and of the reports; nil without one.
+    public var findingsInBaseline: Int?
 
     public var lines: Int { inputs.reduce(0) { $0 + $1.lines } }
     public var parsedLines: Int { inputs.reduce(0) { $0 + $1.parsedLines } }

@@ -1,0 +1,76 @@
+/// `--reporter github-actions`: workflow commands that GitHub shows as annotations on the job and the pull request,
+/// `::error file=…,line=…,title=[rule]::message`.
+///
+/// GitHub shows at most ten error and ten warning annotations of a step (and ten notices), so the findings are
+/// grouped by severity, rule and controller class, and the ten slots of each severity go to the most frequent
+/// distinct problems; a group's annotation names its other lines. When there are more groups than slots, the last
+/// slot says how many were left out. With a job summary file (`$GITHUB_STEP_SUMMARY`), the full Markdown table is
+/// appended to it.
+public final class GitHubActionsRenderer: ReportSink {
+    /// The annotations GitHub shows per severity and step.
+    public static let annotationsPerSeverity = 10
+
+    private let output: Output
+    private let stepSummary: Output?
+    private var groups = FindingGroups()
+
+    public init(output: Output, stepSummary: Output? = nil) {
+        self.output = output
+        self.stepSummary = stepSummary
+    }
+
+    public func beginInput(_ name: String) {}
+    public func finding(_ finding: Finding) { groups.add(finding) }
+    public func sessionClosed(_ session: SessionReport) {}
+    public func endInput(_ summary: InputSummary) {}
+
+    public func finish(_ summary: RunSummary) {
+        for severity in [Severity.error, .warning, .info] {
+            let ranked = groups.ranked(severity)
+            let budget = GitHubActionsRenderer.annotationsPerSeverity
+            let shown = ranked.count > budget ? budget - 1 : ranked.count
+            for group in ranked.prefix(shown) {
+                let first = group.first
+                output.write(GitHubActionsRenderer.command(severity, properties: [
+                    ("file", first.input), ("line", "\(first.line)"), ("title", "[\(first.rule.rawValue)]"),
+                ], message: first.message + group.moreSuffix))
+            }
+            let left = ranked.dropFirst(shown)
+            let leftFindings = left.reduce(0) { $0 + $1.count } + (groups.ungrouped[severity] ?? 0)
+            if leftFindings > 0 {
+                let problems = left.isEmpty ? "" : "\(plural(left.count, "more problem")) (\(plural(leftFindings, "finding")))"
+                let message = (problems.isEmpty ? plural(leftFindings, "more finding") : problems)
+                    + " not annotated: " + (stepSummary != nil ? "the job summary lists them" : "run lctrace on the log to see them")
+                output.write(GitHubActionsRenderer.command(severity, properties: [("title", "lctrace")], message: message))
+            }
+        }
+        output.flush()
+        if let stepSummary {
+            stepSummary.write(MarkdownRenderer.document(groups, summary: summary))
+            stepSummary.flush()
+        }
+    }
+
+    /// One workflow command line. Its message escapes `%`, CR and LF; property values escape `,` and `:` too, as
+    /// GitHub's toolkit does.
+    static func command(_ severity: Severity, properties: [(String, String)], message: String) -> String {
+        let name = severity == .error ? "error" : severity == .warning ? "warning" : "notice"
+        let list = properties.map { "\($0.0)=\(escaped($0.1, property: true))" }.joined(separator: ",")
+        return "::\(name) \(list)::\(escaped(message, property: false))\n"
+    }
+
+    static func escaped(_ text: String, property: Bool) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "%": out += "%25"
+            case "\r": out += "%0D"
+            case "\n": out += "%0A"
+            case ":" where property: out += "%3A"
+            case "," where property: out += "%2C"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return TerminalText.escaped(out)
+    }
+}

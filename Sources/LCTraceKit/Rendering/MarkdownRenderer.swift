@@ -1,0 +1,80 @@
+/// `--reporter markdown`: a summary for a pull request, a job summary or an issue: the counts, then one table row
+/// per distinct problem (severity, rule and controller class), the most frequent first, with where it was first
+/// seen and its message.
+public final class MarkdownRenderer: ReportSink {
+    private let output: Output
+    private var groups = FindingGroups()
+    private var inputs: [String] = []
+
+    public init(output: Output) {
+        self.output = output
+    }
+
+    public func beginInput(_ name: String) { inputs.append(name) }
+    public func finding(_ finding: Finding) { groups.add(finding) }
+    public func sessionClosed(_ session: SessionReport) {}
+    public func endInput(_ summary: InputSummary) {}
+
+    public func finish(_ summary: RunSummary) {
+        output.write(MarkdownRenderer.document(groups, summary: summary))
+        output.flush()
+    }
+
+    /// The whole summary for `groups` found in a run summed up by `summary`.
+    static func document(_ groups: FindingGroups, summary: RunSummary) -> String {
+        var text = "## lctrace\n\n"
+        let counts = [Severity.error, .warning, .info].map { plural(summary.findings($0), $0.rawValue) }.joined(separator: ", ")
+        let inputs = summary.inputs.count == 1 ? "`\(MarkdownText.code(summary.inputs[0].name))`" : plural(summary.inputs.count, "input")
+        text += "**\(counts)** in \(plural(summary.sessions, "session")) of \(inputs) (\(plural(summary.lines, "line")), "
+            + "\(plural(summary.events, "lifecycle event"))).\n"
+        if let known = summary.findingsInBaseline {
+            text += "\n\(plural(known, "finding")) known from the baseline \(known == 1 ? "is" : "are") not counted.\n"
+        }
+        let ranked = groups.ranked
+        guard !ranked.isEmpty else { return text }
+        text += "\n| Severity | Rule | Controller | Count | First seen | Message |\n|---|---|---|---:|---|---|\n"
+        for group in ranked {
+            let first = group.first
+            text += "| \(group.severity.rawValue) | `\(group.rule.rawValue)` | "
+                + (group.controllerClass.map { "`\(MarkdownText.code($0))`" } ?? "") + " | \(group.count) | "
+                + "`\(MarkdownText.code("\(first.input):\(first.line)"))` | \(MarkdownText.cell(first.message)) |\n"
+        }
+        let ungrouped = groups.ungrouped.values.reduce(0, +)
+        if ungrouped > 0 {
+            text += "\n\(plural(ungrouped, "more finding")) of other kinds past the first \(FindingGroups.limit) are not listed.\n"
+        }
+        return text
+    }
+}
+
+/// Text from a log made safe inside Markdown that GitHub renders: no HTML, no formatting, no table breaks.
+enum MarkdownText {
+    /// For a table cell: HTML and Markdown punctuation escaped, line breaks and controls as spaces.
+    static func cell(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "&": out += "&amp;"
+            case "|", "\\", "`", "*", "_", "[", "]", "~": out += "\\" + String(scalar)
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value): out += " "
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// For inside a code span in a table cell: a backtick would end the span and a bar the cell, so both become
+    /// look-alikes; controls become spaces.
+    static func code(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar -> Unicode.Scalar in
+            switch scalar {
+            case "`": return "ˋ"
+            case "|": return "¦"
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value): return " "
+            default: return scalar
+            }
+        }))
+    }
+}

@@ -1,0 +1,63 @@
+/// The reports lctrace can write, by the name `--reporter NAME[=PATH]` takes: one renderer each, all over the
+/// same report model, any number of them in one pass.
+public enum Reporter: String, CaseIterable, Sendable {
+    case xcode
+    case text
+    case json
+    case ndjson
+    case githubActions = "github-actions"
+    case markdown
+
+    /// One line for `--help` and the README.
+    public var summary: String {
+        switch self {
+        case .xcode: return "findings as `input:line: severity: [rule] message`, as compilers print them"
+        case .text: return "the human report: sessions, timelines, transitions, findings, summary"
+        case .json: return "one JSON document"
+        case .ndjson: return "JSON Lines, one item per line as it completes"
+        case .githubActions: return "GitHub workflow annotations, and a Markdown job summary"
+        case .markdown: return "a Markdown summary table, one row per distinct problem"
+        }
+    }
+
+    /// What a reporter is told about the run.
+    public struct Settings: Sendable {
+        /// Per-event timelines in the reports that can hold them (`text`, `json`, `ndjson`).
+        public var includeEvents = true
+        /// The input keeps flowing (a pipe, or `--follow`): write what is decided as soon as it is.
+        public var live = false
+        /// ANSI colour in the text report.
+        public var color = false
+        /// The configuration file the run used.
+        public var config: String?
+        /// Findings from this severity on are failures (`--fail-on`).
+        public var failureSeverity: Severity = .error
+        public var rules = RuleSettings()
+
+        public init() {}
+    }
+
+    /// Whether the analysis must keep every event for this reporter.
+    public func keepsEvents(_ settings: Settings) -> Bool {
+        switch self {
+        case .text, .json: return settings.includeEvents
+        default: return false
+        }
+    }
+
+    /// The renderer, writing to `output`; `stepSummary` is where `github-actions` appends its Markdown summary.
+    public func renderer(output: Output, settings: Settings, stepSummary: Output? = nil) -> any ReportSink {
+        switch self {
+        case .xcode: return XcodeRenderer(output: output, live: settings.live)
+        case .text:
+            return TextRenderer(output: output, style: TextStyle(enabled: settings.color), includeEvents: settings.includeEvents,
+                                live: settings.live)
+        case .json: return JSONRenderer(output: output, includeEvents: settings.includeEvents, config: settings.config)
+        case .ndjson:
+            return NDJSONRenderer(output: output, includeEvents: settings.includeEvents, config: settings.config,
+                                  flushEachLine: settings.live)
+        case .githubActions: return GitHubActionsRenderer(output: output, stepSummary: stepSummary)
+        case .markdown: return MarkdownRenderer(output: output)
+        }
+    }
+}

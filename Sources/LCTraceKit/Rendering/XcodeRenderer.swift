@@ -1,0 +1,46 @@
+/// The `check` command's default report: one line per finding in the form compilers print and Xcode, editors and
+/// CI log parsers read, `input:line: severity: [rule] message`, where an informational finding is a `note`. Nothing
+/// else goes to this output: the summary is the command's, on standard error.
+public final class XcodeRenderer: ReportSink {
+    private let output: Output
+    private let live: Bool
+    private let text = ByteBuffer(capacity: 512)
+
+    /// `live`: flush each finding as it is written (input that keeps flowing).
+    public init(output: Output, live: Bool = false) {
+        self.output = output
+        self.live = live
+    }
+
+    public func beginInput(_ name: String) {}
+
+    public func finding(_ finding: Finding) {
+        text.removeAll()
+        let w = TextWriter(buffer: text, style: TextStyle(enabled: false))
+        w.write(text: finding.input)
+        w.write(":")
+        w.write(finding.line)
+        w.write(": ")
+        w.write(XcodeRenderer.label(finding.severity))
+        w.write(": [")
+        w.write(text: finding.rule.rawValue)
+        w.write("] ")
+        w.write(text: finding.message)
+        w.write("\n")
+        output.write(text.bytes)
+        if live { output.flush() }
+    }
+
+    /// The word compilers use for a severity: `error`, `warning`, `note`.
+    static func label(_ severity: Severity) -> StaticString {
+        switch severity {
+        case .error: return "error"
+        case .warning: return "warning"
+        case .info: return "note"
+        }
+    }
+
+    public func sessionClosed(_ session: SessionReport) {}
+    public func endInput(_ summary: InputSummary) {}
+    public func finish(_ summary: RunSummary) { output.flush() }
+}

@@ -1,0 +1,112 @@
+import Foundation
+
+/// Findings accepted as known: `--write-baseline FILE` records a run's findings, and `--baseline FILE` then
+/// leaves those out, so that a check fails only on new ones. Entries are keyed on content (`FindingKey`: rule,
+/// controller class, input base name and normalised message), never on line numbers, times, process ids or
+/// addresses, and counted: a known problem stays known when the log shifts, and a third occurrence of a problem
+/// known twice is new.
+///
+/// The file is JSON, versioned by its `lctraceBaseline` member (now 1), with its entries sorted so that it diffs
+/// well in version control:
+///
+///     {
+///       "lctraceBaseline": 1,
+///       "writtenBy": "lctrace 0.9.0",
+///       "findings": [
+///         {"rule": "did-appear-twice", "controllerClass": "DetailViewController", "input": "app.log",
+///          "message": "viewDidAppear on DetailViewController, which is already visible", "count": 2}
+///       ]
+///     }
+public struct Baseline: Sendable, Equatable {
+    /// The format version this lctrace writes and reads.
+    public static let formatVersion = 1
+
+    /// How many findings of each key are known.
+    public var counts: [FindingKey: Int] = [:]
+
+    public init(counts: [FindingKey: Int] = [:]) {
+        self.counts = counts
+    }
+
+    public mutating func add(_ finding: Finding) {
+        counts[FindingKey(finding), default: 0] += 1
+    }
+
+    public var findingCount: Int { counts.values.reduce(0, +) }
+
+    public enum ReadError: Error, CustomStringConvertible {
+        case unreadable(String)
+        case notABaseline(String)
+        case version(Int)
+
+        public var description: String {
+            switch self {
+            case .unreadable(let why): return "cannot be read: \(why)"
+            case .notABaseline(let why): return "is not an lctrace baseline: \(why)"
+            case .version(let version):
+                return "is in baseline format \(version); this lctrace reads format \(Baseline.formatVersion) (write it again with --write-baseline)"
+            }
+        }
+    }
+
+    private struct File: Codable {
+        var lctraceBaseline: Int
+        var writtenBy: String?
+        var findings: [Entry]?
+    }
+
+    private struct Entry: Codable {
+        var rule: String
+        var controllerClass: String?
+        var input: String
+        var message: String
+        var count: Int
+    }
+
+    /// Reads a baseline file's bytes.
+    public init(json: Data) throws(ReadError) {
+        let file: File
+        do {
+            file = try JSONDecoder().decode(File.self, from: json)
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw .notABaseline("it has no \"\(key.stringValue)\"")
+        } catch {
+            throw .notABaseline("it is not JSON of the baseline's shape")
+        }
+        guard file.lctraceBaseline == Baseline.formatVersion else { throw .version(file.lctraceBaseline) }
+        for entry in file.findings ?? [] {
+            guard entry.count > 0 else { throw .notABaseline("an entry of rule \(entry.rule) has a count of \(entry.count)") }
+            let key = FindingKey(rule: entry.rule, controllerClass: entry.controllerClass, input: entry.input, message: entry.message)
+            counts[key, default: 0] += entry.count
+        }
+    }
+
+    /// Reads the baseline file at `path`.
+    public init(path: String) throws(ReadError) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw .unreadable((error as NSError).localizedFailureReason ?? "\(error.localizedDescription)")
+        }
+        try self.init(json: data)
+    }
+
+    /// The file's text: entries sorted by input, rule, class and message, one per line.
+    public var json: String {
+        var writer = JSONWriter(indent: nil)
+        var text = "{\n  \"lctraceBaseline\": \(Baseline.formatVersion),\n  \"writtenBy\": \"lctrace \(LCTraceVersion.current)\",\n  \"findings\": ["
+        for (index, (key, count)) in counts.sorted(by: { $0.key < $1.key }).enumerated() {
+            writer.reset()
+            writer.object { w in
+                w.member("rule", key.rule)
+                w.member("controllerClass", key.controllerClass)
+                w.member("input", key.input)
+                w.member("message", key.message)
+                w.member("count", count)
+            }
+            text += (index == 0 ? "\n    " : ",\n    ") + String(decoding: writer.buffer.bytes, as: UTF8.self)
+        }
+        return text + (counts.isEmpty ? "]\n}\n" : "\n  ]\n}\n")
+    }
+}

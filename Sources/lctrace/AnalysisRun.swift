@@ -1,0 +1,122 @@
+import LCTraceKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One pass over the inputs into every report asked for: what `analyze` and `check` share.
+struct AnalysisRun {
+    var input: InputOptions
+    var report: ReportOptions
+    var rules: RuleOptions
+    var requests: [ReporterRequest]
+    /// Per-event timelines in the reports that can hold them.
+    var includeEvents: Bool
+    /// Findings from this severity on are failures, in the reports that mark failures (`--fail-on`).
+    var failureSeverity: Severity = .error
+
+    /// Runs the analysis, writes the reports and the baseline, and returns the run's summary (with the baseline's
+    /// known findings taken out). Exits with status 2 when an input, a file or an output fails.
+    func run() -> RunSummary {
+        let sources = input.sources
+        var options = AnalysisOptions()
+        options.follow = input.follow
+        (options.rules, options.configPath) = rules.settings()
+        options.lineFormat = input.lineFormatOptions.choice
+
+        // Live: the input keeps flowing (a pipe or terminal on stdin, or --follow), so output is flushed as it is decided.
+        let readsStandardInput = sources.contains { $0.name == InputSource.standardInput.name }
+        let live = input.follow || (readsStandardInput && regularFileSize(.standardInput) == nil)
+        if readsStandardInput, !input.quiet, isatty(STDIN_FILENO) == 1 {
+            StandardError.write("lctrace: reading a log from standard input (end it with Ctrl-D; lctrace --help for more)\n")
+        }
+
+        var settings = Reporter.Settings()
+        settings.includeEvents = includeEvents
+        settings.live = live
+        settings.config = options.configPath
+        settings.failureSeverity = failureSeverity
+        settings.rules = options.rules
+        let baseline = report.baseline.map { path in
+            do { return try Baseline(path: path) } catch { fail("baseline \(path) \(error)") }
+        }
+
+        var outputs: [(output: Output, path: String?)] = []
+        var renderers: [any ReportSink] = []
+        for request in requests {
+            let path = request.path ?? report.output
+            let output = path.map(openOutput) ?? Output.standardOutput()
+            settings.color = path == nil && useColor()
+            let stepSummary = request.reporter == .githubActions ? stepSummaryOutput() : nil
+            if let stepSummary { outputs.append((stepSummary, ProcessEnvironment.value("GITHUB_STEP_SUMMARY"))) }
+            outputs.append((output, path))
+            renderers.append(request.reporter.renderer(output: output, settings: settings, stepSummary: stepSummary))
+        }
+        options.keepEvents = requests.contains { $0.reporter.keepsEvents(settings) }
+
+        var sink: any ReportSink = renderers.count == 1 ? renderers[0] : ReportFanOut(renderers)
+        let filter = baseline.map { BaselineFilter(baseline: $0, downstream: sink) }
+        if let filter { sink = filter }
+        let recorder = report.writeBaseline.map { _ in BaselineRecorder() }
+        if let recorder { sink = ReportFanOut([recorder, sink]) }
+
+        StopRequest.install()
+        let analyzer: Analyzer
+        do {
+            analyzer = try Analyzer(options: options, sink: sink)
+        } catch {
+            fail(oneLine("--pattern: \(error)"))
+        }
+        let statistics = RunStatistics()
+        let reportOnTerminal = outputs.contains { $0.path == nil } && isatty(STDOUT_FILENO) == 1
+        let progress = !input.quiet && ProgressLine.wanted(reportOnTerminal: reportOnTerminal)
+            ? ProgressLine(total: sources.reduce(0) { $0 + (regularFileSize($1) ?? 0) }) : nil
+        ProgressLine.current = progress
+        if let progress { analyzer.progress = { progress.add($0) } }
+        let quiet = input.quiet
+        analyzer.notice = { message in
+            progress?.clear()
+            if !quiet { StandardError.write("lctrace: \(message)\n") }
+        }
+        do {
+            try analyzer.analyze(sources, jobs: input.jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        } catch {
+            for (output, _) in outputs { output.flush() }
+            fail("\(error)")
+        }
+        progress?.clear()
+        ProgressLine.current = nil
+        let finished = analyzer.finish()
+        let summary = filter?.adjusted(finished) ?? finished
+        for (output, path) in outputs { finishWriting(output, to: path) }
+        if let recorder, let path = report.writeBaseline {
+            let output = openOutput(path)
+            output.write(recorder.baseline.json)
+            finishWriting(output, to: path)
+        }
+        if input.stats { StandardError.write(statistics.report(summary)) }
+        return summary
+    }
+
+    private func openOutput(_ path: String) -> Output {
+        do { return try Output(path: path) } catch { fail("\(error)") }
+    }
+
+    /// GitHub's job summary file, appended to, when the job has one.
+    private func stepSummaryOutput() -> Output? {
+        guard let path = ProcessEnvironment.value("GITHUB_STEP_SUMMARY"), !path.isEmpty else { return nil }
+        do { return try Output(path: path, appending: true) } catch { fail("\(error)") }
+    }
+
+    private func useColor() -> Bool {
+        switch report.color {
+        case .always: return true
+        case .never: return false
+        case .auto: return (ProcessEnvironment.value("NO_COLOR") ?? "").isEmpty && isatty(STDOUT_FILENO) == 1
+        }
+    }
+}
+
+/// The process's environment variables.
+enum ProcessEnvironment {
+    static func value(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+}

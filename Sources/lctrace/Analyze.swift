@@ -1,0 +1,54 @@
+import ArgumentParser
+import LCTraceKit
+
+/// The default command: the human report (or any other, with --reporter).
+struct Analyze: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Analyse lifecycle logs and print the report (the default command).")
+
+    @OptionGroup var input: InputOptions
+
+    @Option(name: .long, help: "Report format: text, json, or ndjson (one JSON object per line, as items complete); the same as --reporter NAME.")
+    var format: ReportFormat?
+
+    @OptionGroup var report: ReportOptions
+
+    @Flag(name: .long, help: "Leave the per-event lists out of the report (summary, transitions, findings only).")
+    var noEvents = false
+
+    @Option(name: .long, help: "Exit with status 1 when a finding reaches this severity: error or warning (default: never).")
+    var failOn: FailOn = .never
+
+    @OptionGroup var ruleOptions: RuleOptions
+
+    func validate() throws {
+        if format != nil, !report.reporter.isEmpty {
+            throw ValidationError("--format and --reporter cannot be used together; --reporter \(format!.rawValue) is the same as --format \(format!.rawValue).")
+        }
+        _ = try report.requests(fallback: fallback)
+    }
+
+    private var fallback: [ReporterRequest] {
+        [ReporterRequest(format.map { Reporter(rawValue: $0.rawValue)! } ?? .text)]
+    }
+
+    func run() throws {
+        let summary = AnalysisRun(input: input, report: report, rules: ruleOptions,
+                                  requests: try report.requests(fallback: fallback), includeEvents: !noEvents,
+                                  failureSeverity: failOn.severity ?? .error).run()
+        if let threshold = failOn.severity, summary.findings(atLeast: threshold) > 0 {
+            throw ExitCode(ExitStatus.findingsAtThreshold)
+        }
+    }
+}
+
+enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json, ndjson
+}
+
+extension RunSummary {
+    /// Findings of `severity` or more severe.
+    func findings(atLeast severity: Severity) -> Int {
+        Severity.allCases.filter { $0 >= severity }.reduce(0) { $0 + findings($1) }
+    }
+}

@@ -1,0 +1,60 @@
+import ArgumentParser
+import LCTraceKit
+
+/// `lctrace check`: the analysis for CI. Only the findings, in the form compilers print (or any report, with
+/// --reporter), a one-line summary on stderr, and an exit status that fails the build.
+struct Check: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check lifecycle logs in CI: print the findings and fail when one reaches --fail-on.",
+        discussion: """
+            Prints each finding as `input:line: severity: [rule] message` (informational findings as `note`), \
+            which Xcode, editors and CI log parsers read, then one summary line on stderr. Under GitHub Actions \
+            (GITHUB_ACTIONS=true) the default report is github-actions: annotations, and a Markdown table in the \
+            job summary. No per-event timeline is built.
+
+            Exit status: 0 when no finding reaches --fail-on; 1 when one does (the last stderr line says which); \
+            2 on a usage error or an input that cannot be read.
+            """)
+
+    @OptionGroup var input: InputOptions
+
+    @OptionGroup var report: ReportOptions
+
+    @Option(name: .long, help: "Fail (exit status 1) when a finding reaches this severity: error, warning, or never (report only).")
+    var failOn: FailOn = .error
+
+    @OptionGroup var ruleOptions: RuleOptions
+
+    func validate() throws {
+        _ = try report.requests(fallback: Check.fallback)
+    }
+
+    /// xcode, or github-actions when run by GitHub Actions.
+    static var fallback: [ReporterRequest] {
+        [ReporterRequest(ProcessEnvironment.value("GITHUB_ACTIONS") == "true" ? .githubActions : .xcode)]
+    }
+
+    func run() throws {
+        let summary = AnalysisRun(input: input, report: report, rules: ruleOptions,
+                                  requests: try report.requests(fallback: Check.fallback), includeEvents: false,
+                                  failureSeverity: failOn.severity ?? .error).run()
+        let failing = failOn.severity.map { summary.findings(atLeast: $0) } ?? 0
+        if !input.quiet { StandardError.write("lctrace: " + Check.summaryLine(summary) + "\n") }
+        if failing > 0, let threshold = failOn.severity {
+            let counted = threshold == .error ? plural(failing, "error") : plural(failing, "finding") + " of warning severity or more"
+            StandardError.write("lctrace: \(counted) reach\(failing == 1 ? "es" : "") --fail-on \(threshold.rawValue)\n")
+            throw ExitCode(ExitStatus.findingsAtThreshold)
+        }
+    }
+
+    /// `2 errors, 1 warning, 0 info in 3 sessions of 1 input (1234 lines); 4 known from the baseline`
+    static func summaryLine(_ summary: RunSummary) -> String {
+        let counts = [Severity.error, .warning, .info].map { plural(summary.findings($0), $0.rawValue) }.joined(separator: ", ")
+        var line = "\(counts) in \(plural(summary.sessions, "session")) of \(plural(summary.inputs.count, "input")) "
+            + "(\(plural(summary.lines, "line")), \(plural(summary.events, "lifecycle event")))"
+        if let known = summary.findingsInBaseline { line += "; \(known) known from the baseline" }
+        return line
+    }
+}
+
+func plural(_ count: Int, _ word: String) -> String { TextFormat.plural(count, word) }

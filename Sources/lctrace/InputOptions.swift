@@ -1,0 +1,151 @@
+import ArgumentParser
+import LCTraceKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What to read and how: shared by `analyze` and `check`.
+struct InputOptions: ParsableArguments {
+    @Argument(help: "Log files to read, in order; none or '-' reads standard input.",
+              completion: .file())
+    var inputs: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Analyse up to this many files in parallel (default: the number of cores); reports stay in input order.",
+        valueName: "n"))
+    var jobs: Int?
+
+    @Flag(name: .long, help: "Keep reading the file as tail -F does: as it grows, after truncation or rotation, and waiting for it to exist; until interrupted (SIGINT/SIGTERM).")
+    var follow = false
+
+    @OptionGroup var lineFormatOptions: LineFormatOptions
+
+    @Flag(name: .long, help: "Print lines/s, MB/s and peak memory to stderr at the end.")
+    var stats = false
+
+    @Flag(name: .shortAndLong, help: "Print nothing on stderr but errors: no progress, notices or summary line.")
+    var quiet = false
+
+    func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
+        if follow, inputs.count != 1 || inputs == ["-"] {
+            throw ValidationError("--follow reads exactly one file.")
+        }
+    }
+
+    /// The inputs, each checked before anything is printed (a followed file need not exist yet).
+    var sources: [InputSource] { readableSources(inputs, missingAllowed: follow) }
+}
+
+/// The inputs named on the command line (standard input when none), each checked before anything is printed, so
+/// that an unreadable one fails the run cleanly; with `missingAllowed` (`--follow`), a path that does not exist yet
+/// passes.
+func readableSources(_ inputs: [String], missingAllowed: Bool = false) -> [InputSource] {
+    let sources = inputs.isEmpty ? [InputSource.standardInput] : inputs.map(InputSource.file)
+    for source in sources where source.name != InputSource.standardInput.name {
+        if missingAllowed, let path = source.path, access(path, F_OK) != 0, errno == ENOENT { continue }
+        do { close(try source.openDescriptor()) } catch { fail("\(error)") }
+    }
+    return sources
+}
+
+/// The size of an input that is a regular file (standard input included, when redirected from one); nil for a
+/// pipe, a terminal or anything else.
+func regularFileSize(_ source: InputSource) -> Int? {
+    var info = stat()
+    if let path = source.path {
+        guard stat(path, &info) == 0 else { return nil }
+    } else {
+        guard fstat(STDIN_FILENO, &info) == 0 else { return nil }
+    }
+    return (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
+}
+
+/// `--line-format` and `--pattern`.
+struct LineFormatOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "Line format: auto (every line on its own), \(LineFormat.builtIn.map(\.name).joined(separator: ", ")).",
+        valueName: "name"),
+        completion: .list(["auto"] + LineFormat.builtIn.map(\.name)))
+    var lineFormat: String = "auto"
+
+    @Option(name: .long, help: ArgumentHelp(
+        "A PCRE2 pattern for the line header, with named groups time, process, pid, tid, message.",
+        valueName: "regex"))
+    var pattern: String?
+
+    func validate() throws {
+        if pattern != nil, lineFormat != "auto" {
+            throw ValidationError("--pattern and --line-format cannot be used together.")
+        }
+        if let pattern, let problem = LineFormat.customPatternProblem(pattern) {
+            throw ValidationError("--pattern: \(problem).")
+        }
+        if lineFormat != "auto", LineFormat.named(lineFormat) == nil {
+            throw ValidationError("unknown line format '\(lineFormat)'; expected auto, \(LineFormat.builtIn.map(\.name).joined(separator: ", ")).")
+        }
+    }
+
+    var choice: LineFormatChoice {
+        if let pattern { return .fixed(.custom(pattern)) }
+        if let format = LineFormat.named(lineFormat) { return .fixed(format) }
+        return .automatic
+    }
+}
+
+/// Rule severities and thresholds: `.lctrace.yml` (or `--config`), then the flags on top.
+struct RuleOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "Set a rule's severity for this run (repeatable): error, warning, info or off.", valueName: "rule=level"),
+        completion: .list(Rule.allCases.flatMap { rule in ["error", "warning", "info", "off"].map { "\(rule.rawValue)=\($0)" } }))
+    var severity: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Read rule settings from this YAML file (default: \(ConfigFile.defaultName) in the working directory, if present).",
+        valueName: "path"),
+        completion: .file(extensions: ["yml", "yaml"]))
+    var config: String?
+
+    @Flag(name: .long, help: "Ignore \(ConfigFile.defaultName) in the working directory.")
+    var noConfig = false
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Seconds a popped or dismissed controller has to deallocate before possible-leak fires (default 3).", valueName: "seconds"))
+    var leakTimeout: Double?
+
+    @Option(name: .long, help: ArgumentHelp("Report transitions slower than this as slow-transition warnings.", valueName: "ms"))
+    var slowTransition: Double?
+
+    func validate() throws {
+        for assignment in severity where RuleSettings.assignment(assignment) == nil {
+            throw ValidationError("--severity \(assignment): expected RULE=error|warning|info|off with a rule from `lctrace rules`.")
+        }
+        if let leakTimeout, let problem = RuleSettings.leakTimeoutProblem(leakTimeout) {
+            throw ValidationError("--leak-timeout \(problem).")
+        }
+        if let slowTransition, let problem = RuleSettings.slowTransitionProblem(slowTransition) {
+            throw ValidationError("--slow-transition \(problem).")
+        }
+        if config != nil, noConfig { throw ValidationError("--config and --no-config cannot be used together.") }
+    }
+
+    /// The settings for this run and the configuration file they came from, if any. Exits with status 2 on a bad file.
+    func settings() -> (RuleSettings, String?) {
+        var settings = RuleSettings()
+        var path = config
+        if path == nil, !noConfig, access(ConfigFile.defaultName, F_OK) == 0 { path = ConfigFile.defaultName }
+        if let path {
+            do {
+                try ConfigFile.load(path: path).apply(to: &settings)
+            } catch {
+                fail("config \(error)")
+            }
+        }
+        for assignment in severity {
+            if let (rule, level) = RuleSettings.assignment(assignment) { settings.overrides[rule] = .some(level) }
+        }
+        if let leakTimeout { settings.leakTimeoutSeconds = leakTimeout }
+        if let slowTransition { settings.slowTransitionMs = slowTransition }
+        return (settings, path)
+    }
+}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import LCTraceKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Lines: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show how each line was read: its disposition, header fields, and the controller and callback, or why none.",
+        discussion: """
+            Every line is one of: lifecycle (a controller, app or scene callback, or a navigation call), notice (a \
+            marker such as main(), or a notice UIKit prints), other (other app logging), unread (names a lifecycle \
+            callback, but no controller could be read around it), blank, unrecognized (outside a forced \
+            --line-format), regex-limit, or json-structure (a line of a `log show --style json` entry other than the \
+            one that closes it, where the entry is read).
+            """)
+
+    @Argument(help: "Log files to read, in order; none or '-' reads standard input.", completion: .file())
+    var inputs: [String] = []
+
+    @Option(name: .long, help: "Output format: text, or json (one JSON object per line).")
+    var format: CatalogFormat = .text
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Show only lines of this disposition (repeatable): \(Lines.dispositions.joined(separator: ", ")).",
+        valueName: "disposition"),
+        completion: .list(Lines.dispositions))
+    var only: [String] = []
+
+    @OptionGroup var lineFormatOptions: LineFormatOptions
+
+    static let dispositions = LineDisposition.allCases.map(\.rawValue) + SkipReason.allCases.map(\.rawValue)
+
+    func validate() throws {
+        for disposition in only where !Lines.dispositions.contains(disposition) {
+            throw ValidationError("--only \(disposition): expected one of \(Lines.dispositions.joined(separator: ", ")).")
+        }
+    }
+
+    func run() throws {
+        var options = AnalysisOptions()
+        options.keepEvents = false
+        options.lineFormat = lineFormatOptions.choice
+        let sources = readableSources(inputs)
+        StopRequest.install()
+        let output = Output.standardOutput()
+        let analyzer: Analyzer
+        do {
+            analyzer = try Analyzer(options: options, sink: DiscardingSink())
+        } catch {
+            fail(oneLine("--pattern: \(error)"))
+        }
+        let shown = Set(only)
+        let json = format == .json
+        let several = sources.count > 1
+        var currentInput: String?
+        analyzer.lineObserver = { reading in
+            guard shown.isEmpty || shown.contains(reading.disposition) else { return }
+            if json { output.write(LineReadingRendering.json(reading)); return }
+            if several, currentInput != reading.input {
+                currentInput = reading.input
+                output.write("==> \(reading.input) <==\n")
+            }
+            output.write(LineReadingRendering.text(reading))
+        }
+        do {
+            try analyzer.analyze(sources, jobs: 1)
+        } catch {
+            output.flush()
+            fail("\(error)")
+        }
+        analyzer.finish()
+        finishWriting(output)
+    }
+}

@@ -1,0 +1,84 @@
+import ArgumentParser
+import LCTraceKit
+
+/// `--reporter NAME[=PATH]`: a report and where it goes (standard output, or `--output`, when no path is given).
+struct ReporterRequest: ExpressibleByArgument, Equatable {
+    var reporter: Reporter
+    var path: String?
+
+    init(_ reporter: Reporter, path: String? = nil) {
+        self.reporter = reporter
+        self.path = path
+    }
+
+    init?(argument: String) {
+        let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard let reporter = Reporter(rawValue: parts[0]) else { return nil }
+        if parts.count == 2, parts[1].isEmpty { return nil }
+        self.init(reporter, path: parts.count == 2 ? parts[1] : nil)
+    }
+
+    static var allValueStrings: [String] { Reporter.allCases.map(\.rawValue) }
+    static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
+}
+
+/// Where the reports go and which findings count: shared by `analyze` and `check`.
+struct ReportOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "Write this report (repeatable, several in one pass): \(Reporter.allCases.map(\.rawValue).joined(separator: ", ")). "
+            + "With =PATH it goes to that file; without, to standard output (or --output).",
+        valueName: "name[=path]"))
+    var reporter: [ReporterRequest] = []
+
+    @Option(name: [.customShort("o"), .long], help: ArgumentHelp(
+        "Write the report to this file instead of standard output.", valueName: "path"),
+        completion: .file())
+    var output: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Leave out the findings this baseline file knows (written by --write-baseline); only new ones are reported and fail the run.",
+        valueName: "path"),
+        completion: .file(extensions: ["json"]))
+    var baseline: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Write every finding of this run to a baseline file, as known.", valueName: "path"),
+        completion: .file(extensions: ["json"]))
+    var writeBaseline: String?
+
+    @Option(name: .long, help: "Colour in the text report: auto (on a terminal, unless NO_COLOR is set), always or never.")
+    var color: ColorChoice = .auto
+
+    /// The reports asked for, or `fallback` when none was; one at most goes to standard output.
+    func requests(fallback: [ReporterRequest]) throws -> [ReporterRequest] {
+        let requests = reporter.isEmpty ? fallback : reporter
+        let paths = requests.map { $0.path ?? output }
+        let toStandardOutput = requests.indices.filter { paths[$0] == nil }
+        if toStandardOutput.count > 1 {
+            let names = toStandardOutput.map { requests[$0].reporter.rawValue }.joined(separator: " and ")
+            throw ValidationError("\(names) would both write to standard output; give all but one a path (--reporter NAME=PATH).")
+        }
+        let files = paths.compactMap { $0 }
+        if let twice = files.first(where: { path in files.filter { $0 == path }.count > 1 }) {
+            throw ValidationError("two reports would write to \(twice); give each its own path.")
+        }
+        return requests
+    }
+}
+
+enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto, always, never
+}
+
+/// `--fail-on`: the severity from which a finding fails the run, or never.
+enum FailOn: String, ExpressibleByArgument, CaseIterable {
+    case error, warning, never
+
+    var severity: Severity? {
+        switch self {
+        case .error: return .error
+        case .warning: return .warning
+        case .never: return nil
+        }
+    }
+}

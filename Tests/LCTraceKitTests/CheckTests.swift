@@ -1,0 +1,267 @@
+import Foundation
+import Testing
+@testable import LCTraceKit
+
+/// A log where HomeViewController appears twice without disappearing (did-appear-twice, a warning) and
+/// DetailViewController gets a viewDidAppear with no viewWillAppear (did-appear-without-will-appear, an error),
+/// in classic NSLog lines; `shift` changes what a later build's log changes: the times, the process id, the
+/// instance addresses, and unrelated lines before it.
+private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
+    let pid = 2148 + shift
+    func line(_ second: Int, _ message: String) -> String {
+        "2016-03-17 16:02:\(String(format: "%02d", second + shift)).277 LifeCycle[\(pid):117099] \(message)"
+    }
+    let home = "<LifeCycle.HomeViewController: 0x60000000\(1 + shift)>"
+    let detail = "<LifeCycle.DetailViewController: 0x60000000\(5 + shift)>"
+    var lines = (0..<shift).map { line(0, "Fetched \($0 + 10) items from the server") }
+    lines += [
+        line(1, "\(home) viewDidLoad()"),
+        line(1, "\(home) viewWillAppear(_:)"),
+        line(2, "\(home) viewDidAppear(_:)"),
+        line(3, "\(home) viewDidAppear(_:)"),
+        line(4, "\(detail) viewDidLoad()"),
+        line(4, "\(detail) viewDidAppear(_:)"),
+    ]
+    for index in 0..<extraErrors {
+        let other = "<LifeCycle.OtherViewController\(index): 0x70000000\(index)>"
+        lines += [line(5, "\(other) viewDidLoad()"), line(5, "\(other) viewDidAppear(_:)")]
+    }
+    return lines.joined(separator: "\n") + "\n"
+}
+
+@Suite(.serialized) struct CheckTests {
+    @Test func checkPrintsFindingsInTheCompilerFormAndFailsOnErrors() throws {
+        let path = try Fixtures.temporaryFile(ciLog(), name: "app.log")
+        let run = try lctrace(["check", path])
+        #expect(run.status == 1)
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines == [
+            "\(path):4: warning: [did-appear-twice] viewDidAppear on HomeViewController@0x600000001, which is already visible",
+            "\(path):6: error: [did-appear-without-will-appear] viewDidAppear on DetailViewController@0x600000005 without a viewWillAppear before it (controller was hidden)",
+        ])
+        let errors = run.stderr.split(separator: "\n").map(String.init)
+        #expect(errors.first == "lctrace: 1 error, 1 warning, 0 info in 1 session of 1 input (6 lines, 6 lifecycle events)")
+        #expect(errors.last == "lctrace: 1 error reaches --fail-on error")
+    }
+
+    @Test func failOnDecidesTheExitStatus() throws {
+        #expect(try lctrace(["check", "SampleLogs/seed-push-pop.log"]).status == 0)
+        #expect(try lctrace(["check", "SampleLogs/did-appear-twice.log"]).status == 0)
+        let warning = try lctrace(["check", "--fail-on", "warning", "SampleLogs/did-appear-twice.log"])
+        #expect(warning.status == 1)
+        #expect(warning.stderr.hasSuffix("lctrace: 1 finding of warning severity or more reaches --fail-on warning\n"))
+        #expect(try lctrace(["check", "--fail-on", "never", "SampleLogs/callback-after-dealloc.log"]).status == 0)
+        let quiet = try lctrace(["check", "--quiet", "--fail-on", "never", "SampleLogs/callback-after-dealloc.log"])
+        #expect(quiet.stderr.isEmpty)
+        #expect(!quiet.stdout.isEmpty)
+        let missing = try lctrace(["check", "no-such.log"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func informationalFindingsAreNotes() throws {
+        let run = try lctrace(["check", "SampleLogs/session-ended-abruptly.log"])
+        #expect(run.stdout.contains(": note: [session-ended-abruptly] "))
+    }
+
+    @Test func severalReportersInOnePass() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lctrace-reporters-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let json = directory.appendingPathComponent("report.json").path
+        let markdown = directory.appendingPathComponent("summary.md").path
+        let run = try lctrace(["check", "--reporter", "xcode", "--reporter", "json=\(json)", "--reporter", "markdown=\(markdown)",
+                               "SampleLogs/did-appear-twice.log", "SampleLogs/possible-leak.log", "SampleLogs/callback-after-dealloc.log"])
+        #expect(run.status == 1)
+        let xcodeLines = run.stdout.split(separator: "\n")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+        let findings = try #require(document["findings"] as? [[String: Any]])
+        #expect(findings.count == xcodeLines.count)
+        #expect(document["lctraceVersion"] as? String == LCTraceVersion.current)
+        // check builds no per-event timeline: the JSON report has no event lists.
+        let sessions = try #require(document["sessions"] as? [[String: Any]])
+        let controllers = sessions.flatMap { ($0["controllers"] as? [[String: Any]]) ?? [] }
+        #expect(!controllers.isEmpty && controllers.allSatisfy { $0["events"] == nil })
+        let table = try String(contentsOfFile: markdown, encoding: .utf8)
+        #expect(table.contains("| error | `callback-after-dealloc` | `DetailViewController` | 1 | `SampleLogs/callback-after-dealloc.log:7` |"))
+    }
+
+    @Test func reportersThatWouldShareAnOutputAreAUsageError() throws {
+        let both = try lctrace(["check", "--reporter", "xcode", "--reporter", "json", "SampleLogs/seed-push-pop.log"])
+        #expect(both.status == 2)
+        #expect(both.stderr == "lctrace: xcode and json would both write to standard output; give all but one a path (--reporter NAME=PATH).\n")
+        #expect(try lctrace(["check", "--reporter", "json=a.json", "--reporter", "sarif=a.json", "x.log"]).status == 2)
+        #expect(try lctrace(["check", "--reporter", "yaml", "SampleLogs/seed-push-pop.log"]).status == 2)
+        #expect(try lctrace(["--format", "json", "--reporter", "text", "SampleLogs/seed-push-pop.log"]).status == 2)
+    }
+
+    @Test func outputWritesTheReportToAFile() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lctrace-\(UUID().uuidString).txt").path
+        let run = try lctrace(["check", "--output", path, "SampleLogs/did-appear-twice.log"])
+        #expect(run.status == 0)
+        #expect(run.stdout.isEmpty)
+        #expect(try String(contentsOfFile: path, encoding: .utf8).hasPrefix("SampleLogs/did-appear-twice.log:4: warning: [did-appear-twice]"))
+        let unwritable = try lctrace(["check", "--output", "/nonexistent-directory/report.txt", "SampleLogs/did-appear-twice.log"])
+        #expect(unwritable.status == 2)
+        #expect(unwritable.stderr.hasPrefix("lctrace: cannot write /nonexistent-directory/report.txt: "))
+    }
+
+    @Test func githubActionsIsTheDefaultUnderGitHubActionsAndWritesTheJobSummary() throws {
+        let summary = FileManager.default.temporaryDirectory.appendingPathComponent("step-summary-\(UUID().uuidString).md").path
+        try "earlier step\n".write(toFile: summary, atomically: true, encoding: .utf8)
+        let run = try lctrace(["check", "SampleLogs/callback-after-dealloc.log"],
+                              environment: ["GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": summary])
+        #expect(run.status == 1)
+        #expect(run.stdout == "::error file=SampleLogs/callback-after-dealloc.log,line=7,title=[callback-after-dealloc]::viewWillAppear on DetailViewController@0x600003a1c000 after its dealloc/deinit\n")
+        let written = try String(contentsOfFile: summary, encoding: .utf8)
+        #expect(written.hasPrefix("earlier step\n## lctrace\n"))
+        // A flag overrides the environment.
+        let xcode = try lctrace(["check", "--reporter", "xcode", "SampleLogs/callback-after-dealloc.log"], environment: ["GITHUB_ACTIONS": "true"])
+        #expect(xcode.stdout.hasPrefix("SampleLogs/callback-after-dealloc.log:7: error:"))
+    }
+
+    /// Twelve distinct error problems, one of them five times: ten annotations, the most frequent problem first and
+    /// naming its other lines, and a tenth saying how many were left out.
+    @Test func githubAnnotationsSpendTheirBudgetOnDistinctProblems() throws {
+        var log = ciLog(extraErrors: 11)
+        for index in 0..<4 {
+            log += "<LifeCycle.OtherViewController0: 0x7000000\(index)9> viewDidLoad()\n<LifeCycle.OtherViewController0: 0x7000000\(index)9> viewDidAppear(_:)\n"
+        }
+        let path = try Fixtures.temporaryFile(log, name: "many.log")
+        let run = try lctrace(["check", "--reporter", "github-actions", path])
+        let errors = run.stdout.split(separator: "\n").filter { $0.hasPrefix("::error ") }
+        #expect(errors.count == 10)
+        #expect(errors.first?.contains("title=[did-appear-without-will-appear]::viewDidAppear on OtherViewController0@") == true)
+        #expect(errors.first?.hasSuffix("(4 more: lines 30, 32, 34, 36)") == true)
+        #expect(errors.last == "::error title=lctrace::3 more problems (3 findings) not annotated: run lctrace on the log to see them")
+        #expect(run.stdout.split(separator: "\n").filter { $0.hasPrefix("::warning ") }.count == 1)
+    }
+
+    @Test func workflowCommandsAndMarkdownEscapeWhatTheLogSays() {
+        #expect(GitHubActionsRenderer.escaped("a%b\r\nc:d,e", property: true) == "a%25b%0D%0Ac%3Ad%2Ce")
+        #expect(GitHubActionsRenderer.escaped("a:b,c\u{1B}[31m", property: false) == "a:b,c\\x1b[31m")
+        #expect(MarkdownText.cell("<script>|*x*_y_`z`") == "&lt;script&gt;\\|\\*x\\*\\_y\\_\\`z\\`")
+        #expect(MarkdownText.code("a`b|c\n") == "aˋb¦c ")
+    }
+}
+
+@Suite(.serialized) struct BaselineTests {
+    private func temporaryPath(_ name: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("lctrace-\(UUID().uuidString)-\(name)").path
+    }
+
+    @Test func aBaselineKeepsKnownFindingsKnownWhenTheLogShifts() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lctrace-baseline-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let log = directory.appendingPathComponent("app.log").path
+        let baseline = directory.appendingPathComponent("baseline.json").path
+        try ciLog().write(toFile: log, atomically: true, encoding: .utf8)
+        let first = try lctrace(["check", "--write-baseline", baseline, log])
+        #expect(first.status == 1)
+
+        // The next build: other times, process id and addresses, more lines before; the same two problems.
+        try ciLog(shift: 3).write(toFile: log, atomically: true, encoding: .utf8)
+        let shifted = try lctrace(["check", "--baseline", baseline, log])
+        #expect(shifted.status == 0)
+        #expect(shifted.stdout.isEmpty)
+        #expect(shifted.stderr == "lctrace: 0 errors, 0 warnings, 0 info in 1 session of 1 input (9 lines, 6 lifecycle events); 2 known from the baseline\n")
+
+        // A new problem is reported and fails the run; the known ones stay quiet.
+        try ciLog(shift: 3, extraErrors: 1).write(toFile: log, atomically: true, encoding: .utf8)
+        let new = try lctrace(["check", "--baseline", baseline, log])
+        #expect(new.status == 1)
+        #expect(new.stdout.split(separator: "\n").count == 1)
+        #expect(new.stdout.contains("[did-appear-without-will-appear] viewDidAppear on OtherViewController0@"))
+
+        // The text and JSON reports leave the known findings out of the sessions too.
+        let json = try lctrace(["--format", "json", "--baseline", baseline, log])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect((document["findings"] as? [Any])?.count == 1)
+        let text = try lctrace(["--no-events", "--baseline", baseline, log])
+        #expect(text.stdout.contains("[did-appear-without-will-appear] viewDidAppear on OtherViewController0@"))
+        #expect(!text.stdout.contains("[did-appear-twice]"))
+        #expect(text.stdout.contains("; 1 error, 0 warnings, 0 info (2 known from the baseline)\n"))
+        #expect((document["summary"] as? [String: Any])?["findingsInBaseline"] as? Int == 2)
+    }
+
+    @Test func aBaselineCountsOccurrences() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lctrace-baseline-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let log = directory.appendingPathComponent("twice.log").path
+        let baseline = directory.appendingPathComponent("baseline.json").path
+        let twice = "A viewDidLoad()\nA viewWillAppear(_:)\nA viewDidAppear(_:)\nA viewDidAppear(_:)\n"
+        try twice.write(toFile: log, atomically: true, encoding: .utf8)
+        #expect(try lctrace(["check", "--fail-on", "warning", "--write-baseline", baseline, log]).status == 1)
+        let written = try String(contentsOfFile: baseline, encoding: .utf8)
+        #expect(written == """
+            {
+              "lctraceBaseline": 1,
+              "writtenBy": "lctrace \(LCTraceVersion.current)",
+              "findings": [
+                {"rule":"did-appear-twice","controllerClass":"A","input":"twice.log","message":"viewDidAppear on A, which is already visible","count":1}
+              ]
+            }
+
+            """)
+        try (twice + "A viewDidAppear(_:)\n").write(toFile: log, atomically: true, encoding: .utf8)
+        let third = try lctrace(["check", "--fail-on", "warning", "--baseline", baseline, log])
+        #expect(third.status == 1)
+        #expect(third.stdout.hasPrefix("\(log):5: warning: [did-appear-twice]"))
+    }
+
+    @Test func aBaselineOfAnotherFormatOrShapeIsAnError() throws {
+        let future = temporaryPath("future.json")
+        try #"{"lctraceBaseline": 2, "findings": []}"#.write(toFile: future, atomically: true, encoding: .utf8)
+        let run = try lctrace(["check", "--baseline", future, "SampleLogs/seed-push-pop.log"])
+        #expect(run.status == 2)
+        #expect(run.stderr == "lctrace: baseline \(future) is in baseline format 2; this lctrace reads format 1 (write it again with --write-baseline)\n")
+        let other = temporaryPath("other.json")
+        try #"{"version": "2.1.0"}"#.write(toFile: other, atomically: true, encoding: .utf8)
+        #expect(try lctrace(["check", "--baseline", other, "SampleLogs/seed-push-pop.log"]).stderr
+                    == "lctrace: baseline \(other) is not an lctrace baseline: it has no \"lctraceBaseline\"\n")
+        #expect(try lctrace(["check", "--baseline", temporaryPath("missing.json"), "SampleLogs/seed-push-pop.log"]).status == 2)
+    }
+
+    @Test func findingKeysLeaveOutWhatChangesBetweenRuns() {
+        #expect(FindingKey.normalized("viewDidLoad came after viewWillAppear (line 12) on ViewController@0x7fb2c8d0a600")
+                    == "viewDidLoad came after viewWillAppear (line #) on ViewController")
+        #expect(FindingKey.normalized("Detail2ViewController#3 left at 0x6000aa after 1,250.5 ms, from 16:02:37.277")
+                    == "Detail2ViewController left at 0x… after # ms, from #")
+        #expect(FindingKey.className(ofController: "A#2") == "A")
+        #expect(FindingKey.className(ofController: "A@0x1") == "A")
+        #expect(FindingKey.baseName("/tmp/x/app.log") == "app.log")
+        let key = FindingKey(rule: "r", controllerClass: "C", input: "i", message: "m")
+        #expect(key.fingerprint == FindingKey(rule: "r", controllerClass: "C", input: "i", message: "m").fingerprint)
+        #expect(key.fingerprint != FindingKey(rule: "r", controllerClass: nil, input: "Ci", message: "m").fingerprint)
+        #expect(key.fingerprint.count == 16)
+    }
+}
+
+@Suite(.serialized) struct CommandLineConventionTests {
+    @Test func versionIsSemantic() throws {
+        let run = try lctrace(["--version"])
+        #expect(run.status == 0)
+        #expect(run.stdout == LCTraceVersion.current + "\n")
+        #expect(LCTraceVersion.current.wholeMatch(of: /[0-9]+\.[0-9]+\.[0-9]+/) != nil)
+    }
+
+    @Test func aMistypedCommandIsNotReadAsAFile() throws {
+        let run = try lctrace(["explian", "did-appear-twice"])
+        #expect(run.status == 2)
+        #expect(run.stderr == "lctrace: unknown command 'explian'; did you mean 'explain'? (no log file of that name exists either)\n")
+        #expect(try lctrace(["chekc", "x.log"]).stderr.contains("did you mean 'check'?"))
+        // A file that exists is read, whatever its name.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lctrace-names-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try "A viewDidLoad()\n".write(to: directory.appendingPathComponent("chekc"), atomically: true, encoding: .utf8)
+        #expect(try lctrace(["chekc"], directory: directory).status == 0)
+    }
+
+    @Test func completionScriptsOfferFormatsReportersAndRules() throws {
+        for shell in ["bash", "zsh", "fish"] {
+            let script = try lctrace(["--generate-completion-script", shell]).stdout
+            for word in ["github-actions", "nslog-classic", "did-appear-twice", "did-appear-twice=off"] {
+                #expect(script.contains(word), "\(shell) completion offers \(word)")
+            }
+        }
+    }
+}
