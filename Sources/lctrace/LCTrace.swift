@@ -20,7 +20,7 @@ struct LCTrace: ParsableCommand {
         discussion: """
             Reads NSLog, syslog or print() lifecycle logs from files or standard input, splits them into app \
             launches, rebuilds each view controller's timeline, classifies transitions (push, pop, present, \
-            dismiss, …) and flags orderings UIKit does not produce. `lctrace check` is the same analysis for CI: \
+            dismiss and more) and flags orderings UIKit does not produce. `lctrace check` is the same analysis for CI: \
             findings only, in the reports CI systems read.
 
             Exit status: 0 when the run completes; 1 when a finding reaches the --fail-on severity (for check, \

@@ -181,6 +181,12 @@ func lctrace(_ arguments: [String], stdin: Data? = nil, environment: [String: St
             let output = try lctrace(arguments).stdout
             #expect(readme.contains("```\n" + output + "```\n"), "README example for lctrace \(arguments.joined(separator: " "))")
         }
+        let checked = ["check", "SampleLogs/did-appear-twice.log", "SampleLogs/callback-after-dealloc.log", "SampleLogs/session-ended-abruptly.log"]
+        let check = try lctrace(checked)
+        #expect(check.status == 1)
+        #expect(readme.contains("```\n" + check.stdout + "```\n\nand on stderr (exit status 1):\n\n```\n" + check.stderr + "```\n"))
+        let annotations = try lctrace(checked, environment: ["GITHUB_ACTIONS": "true"]).stdout
+        #expect(readme.contains("```sh\nGITHUB_ACTIONS=true lctrace \(checked.joined(separator: " "))\n```\n\n```\n" + annotations + "```\n"))
         for entry in RuleCatalog.entries {
             #expect(readme.contains("| `\(entry.rule.rawValue)` | \(entry.severity.rawValue) | \(entry.summary) |"), "\(entry.rule)")
         }
