@@ -10,9 +10,9 @@ struct CommandResult {
 }
 
 func lctrace(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
-             directory: URL = Fixtures.repositoryRoot) throws -> CommandResult {
+             directory: URL = Fixtures.repositoryRoot, executable: String? = nil) throws -> CommandResult {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: try lctraceExecutable())
+    process.executableURL = URL(fileURLWithPath: try executable ?? lctraceExecutable())
     process.arguments = arguments
     process.currentDirectoryURL = directory
     // A run under GitHub Actions would change `check`'s default report: the tests say what they expect.

@@ -256,6 +256,25 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
         #expect(try lctrace(["chekc"], directory: directory).status == 0)
     }
 
+    /// Run at a terminal with no input named, lctrace says it is reading standard input; from a pipe it does not.
+    @Test(.enabled(if: CommandLineConventionTests.hasLinuxScript)) func aTerminalOnStandardInputGetsAHint() throws {
+        let hint = "lctrace: reading a log from standard input (end it with Ctrl-D; lctrace --help for more)"
+        let atTerminal = try lctrace(["-qec", "\(try lctraceExecutable()) check --fail-on never", "/dev/null"],
+                                     stdin: Data("A viewDidLoad()\n\u{4}".utf8), executable: "/usr/bin/script")
+        #expect(atTerminal.stdout.contains(hint))
+        let piped = try lctrace(["check", "--fail-on", "never"], stdin: Data("A viewDidLoad()\n".utf8))
+        #expect(!piped.stderr.contains(hint))
+    }
+
+    /// util-linux's `script`, which runs a command on a pseudo-terminal.
+    static let hasLinuxScript: Bool = {
+        #if os(Linux)
+        return FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
+        #else
+        return false
+        #endif
+    }()
+
     @Test func completionScriptsOfferFormatsReportersAndRules() throws {
         for shell in ["bash", "zsh", "fish"] {
             let script = try lctrace(["--generate-completion-script", shell]).stdout
