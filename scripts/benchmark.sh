@@ -12,7 +12,8 @@
 #     500,000 times, once from 400,000 instances living one after another at addresses of their own, each in the
 #     text, JSON and JSON Lines reports without events: peak resident memory <= 64 MiB, and each run <= 30 s (the time
 #     must grow with the events, not with the square of the instances)
-# The default text report (lctrace FILE) is timed too, for information: it has no goal of its own.
+# The default text report (lctrace FILE) and the CI check (lctrace check FILE) are timed too, for information: they
+# have no goal of their own.
 #
 #   scripts/benchmark.sh              # 100M and 1G, 3 runs each
 #   RUNS=5 scripts/benchmark.sh
@@ -64,7 +65,7 @@ measure() {
 
 median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
-COMMANDS="wc grep-count lctrace-json grep-print lctrace-ndjson lctrace-text"
+COMMANDS="wc grep-count lctrace-json lctrace-check grep-print lctrace-ndjson lctrace-text"
 declare -A times rss
 status=0
 # Findings (errors + warnings + infos) in a summary: every one on legal traffic is a false alarm.
@@ -105,6 +106,7 @@ for run in $(seq "$RUNS"); do
                     grep-count) result=$(measure grep -cP "$PATTERN" "$file") ;;
                     grep-print) result=$(measure grep -P "$PATTERN" "$file") ;;
                     lctrace-json) result=$(measure "$LCTRACE" --format json --no-events "$file") ;;
+                    lctrace-check) result=$(measure "$LCTRACE" check --quiet --fail-on never "$file") ;;
                     lctrace-ndjson) result=$(measure "$LCTRACE" --format ndjson "$file") ;;
                     lctrace-text) result=$(measure "$LCTRACE" "$file") ;;
                 esac
