@@ -97,6 +97,13 @@ import Testing
         _ = try junit(inMemory.text)
     }
 
+    @Test func xmlTextEscapesMarkupAndWhatXML10CannotHold() {
+        let text = "a&b <c> \"d\" 'e' tab\t nl\n cr\r nul\u{0} esc\u{1B} \u{FFFE}\u{FFFF} é 🙂 \u{85}"
+        #expect(XMLText.escaped(text) == "a&amp;b &lt;c&gt; &quot;d&quot; &apos;e&apos; tab&#9; nl&#10; cr&#13; nul\u{FFFD} esc\u{FFFD} \u{FFFD}\u{FFFD} é 🙂 \u{85}")
+        #expect(XMLText.escaped(text, inAttribute: false) == "a&amp;b &lt;c&gt; &quot;d&quot; &apos;e&apos; tab\t nl\n cr&#13; nul\u{FFFD} esc\u{FFFD} \u{FFFD}\u{FFFD} é 🙂 \u{85}")
+        #expect(XMLText.escaped("plain ascii and ünïcode") == "plain ascii and ünïcode")
+    }
+
     @Test func golden() throws {
         try CIReports.assertGolden("ci.junit.xml") { JUnitRenderer(output: $0, failureSeverity: .warning) }
     }
