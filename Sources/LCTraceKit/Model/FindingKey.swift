@@ -30,10 +30,15 @@ public struct FindingKey: Hashable, Sendable, Comparable {
 
     /// A stable 64-bit FNV-1a hash of the key, in hex: the same key gives the same fingerprint on every machine.
     public var fingerprint: String {
+        FindingKey.fingerprint(of: [rule, controllerClass ?? "", input, message])
+    }
+
+    /// A stable 64-bit FNV-1a hash of the parts, in hex (16 digits), each part followed by the unit separator (0x1F).
+    static func fingerprint(of parts: [String]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for part in [rule, controllerClass ?? "", input, message] {
+        for part in parts {
             for byte in part.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-            hash = (hash ^ 0x1f) &* 0x0000_0100_0000_01b3  // a separator no part contains
+            hash = (hash ^ 0x1f) &* 0x0000_0100_0000_01b3
         }
         let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex

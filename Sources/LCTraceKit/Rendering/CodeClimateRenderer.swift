@@ -1,0 +1,70 @@
+/// GitLab Code Quality (the Code Climate issue format): a JSON array with one issue per finding, written as it is
+/// decided. Severities: error → `major`, warning → `minor`, info → `info`. Paths are relative to the working
+/// directory when the input is below it.
+///
+/// An issue's fingerprint is unique in the report and stays the same when the log only shifts: the finding's
+/// `FindingKey` fingerprint, its path, and which occurrence of that key in that input it is (the 1st, the 2nd…),
+/// hashed together. The occurrences are counted per distinct key, so memory grows with the keys, not the findings.
+public final class CodeClimateRenderer: ReportSink {
+    private let output: Output
+    private var locator: InputLocator
+    private var issuesWritten = 0
+    private var writer = JSONWriter(indent: 1)
+    /// Occurrences so far, by path and key fingerprint.
+    private var occurrences: [String: Int] = [:]
+
+    /// `failureSeverity` and `rules` are accepted as by the other CI reports: each issue carries its own severity.
+    /// Relative inputs are read from `workingDirectory` (default: the current directory).
+    public init(output: Output, failureSeverity: Severity = .error, rules: RuleSettings = RuleSettings(),
+                workingDirectory: String? = nil) {
+        self.output = output
+        locator = InputLocator(workingDirectory: workingDirectory)
+        output.write("[")
+    }
+
+    /// error → `major`, warning → `minor`, info → `info`.
+    static func severity(_ severity: Severity) -> String {
+        switch severity {
+        case .error: return "major"
+        case .warning: return "minor"
+        case .info: return "info"
+        }
+    }
+
+    public func beginInput(_ name: String) {}
+
+    public func finding(_ finding: Finding) {
+        let path = locator.location(of: finding.input).path
+        let key = FindingKey(finding).fingerprint
+        let occurrence = occurrences[path + "\u{1F}" + key, default: 0] + 1
+        occurrences[path + "\u{1F}" + key] = occurrence
+        writer.reset()
+        writer.object { w in
+            w.member("type", "issue")
+            w.member("check_name", finding.rule.rawValue)
+            w.member("description", finding.message)
+            w.key("categories")
+            w.array { w in w.value("Bug Risk") }
+            w.member("severity", CodeClimateRenderer.severity(finding.severity))
+            w.member("fingerprint", FindingKey.fingerprint(of: [key, path, String(occurrence)]))
+            w.key("location")
+            w.object { w in
+                w.member("path", path)
+                w.key("lines")
+                w.object { w in w.member("begin", max(finding.line, 1)) }
+            }
+        }
+        output.write(issuesWritten == 0 ? "\n  " : ",\n  ")
+        output.write(writer.buffer.bytes)
+        issuesWritten += 1
+    }
+
+    public func sessionClosed(_ session: SessionReport) {}
+
+    public func endInput(_ summary: InputSummary) {}
+
+    public func finish(_ summary: RunSummary) {
+        output.write(issuesWritten == 0 ? "]\n" : "\n]\n")
+        output.flush()
+    }
+}
