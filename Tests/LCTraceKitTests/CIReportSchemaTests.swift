@@ -4,8 +4,8 @@ import Testing
 
 /// The validators and schemas the CI reports are checked against.
 ///
-/// The schemas are third-party files, not part of the repository. They are read from `$LCTRACE_SCHEMA_DIR`, else
-/// from `shared/schemas` beside the checkout:
+/// The schemas are third-party files, not part of the repository: the tests read them from the directory
+/// `$LCTRACE_SCHEMA_DIR` names, where they are saved from their sources:
 /// - `sarif-schema-2.1.0.json`: the OASIS SARIF 2.1.0 schema (errata 01), `sarif-2.1/schema/sarif-schema-2.1.0.json`
 ///   of https://github.com/oasis-tcs/sarif-spec;
 /// - `junit-10.xsd`: the JUnit schema of Jenkins' xUnit plugin,
@@ -18,10 +18,8 @@ enum SchemaValidation {
     static let inCI = ProcessInfo.processInfo.environment["CI"] != nil
 
     static let directories: [URL] = {
-        if let directory = ProcessInfo.processInfo.environment["LCTRACE_SCHEMA_DIR"], !directory.isEmpty {
-            return [URL(fileURLWithPath: directory)]
-        }
-        return [Fixtures.repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/schemas")]
+        guard let directory = ProcessInfo.processInfo.environment["LCTRACE_SCHEMA_DIR"], !directory.isEmpty else { return [] }
+        return [URL(fileURLWithPath: directory)]
     }()
 
     /// The schema's path, if it is there.

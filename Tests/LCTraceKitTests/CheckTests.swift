@@ -284,3 +284,44 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
         }
     }
 }
+
+@Suite(.serialized) struct EveryReporterTests {
+    /// Every reporter over every sample log and a generated log of legal traffic, in one pass each: the run
+    /// completes, and each report that can be parsed parses and holds as many findings as the compiler-form one.
+    @Test func everyReporterWorksOnTheSamplesAndAGeneratedLog() throws {
+        let samples = try FileManager.default.contentsOfDirectory(atPath: Fixtures.sampleLogs.path)
+            .filter { $0.hasSuffix(".log") }.sorted().map { "SampleLogs/" + $0 }
+        let generated = try generatedLog(bytes: "300K", seed: 21, format: "nslog-modern")
+        let inputs = samples + [generated]
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lctrace-every-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let reporters = Reporter.allCases.map(\.rawValue)
+        let run = try lctrace(["check", "--fail-on", "never"] + reporters.flatMap { ["--reporter", "\($0)=\(directory.path)/\($0).out"] } + inputs)
+        #expect(run.status == 0, "\(run.stderr)")
+        func report(_ name: String) throws -> Data { try Data(contentsOf: directory.appendingPathComponent("\(name).out")) }
+        let findings = String(decoding: try report("xcode"), as: UTF8.self).split(separator: "\n").count
+        #expect(findings > 30)
+
+        let json = try #require(try JSONSerialization.jsonObject(with: report("json")) as? [String: Any])
+        #expect((json["findings"] as? [Any])?.count == findings)
+        let ndjson = String(decoding: try report("ndjson"), as: UTF8.self).split(separator: "\n")
+        #expect(ndjson.filter { $0.hasPrefix(#"{"type":"finding""#) }.count == findings)
+        let sarif = try #require(try JSONSerialization.jsonObject(with: report("sarif")) as? [String: Any])
+        #expect(((sarif["runs"] as? [[String: Any]])?.first?["results"] as? [Any])?.count == findings)
+        #expect((try JSONSerialization.jsonObject(with: report("codeclimate")) as? [Any])?.count == findings)
+        let text = String(decoding: try report("text"), as: UTF8.self)
+        #expect(text.contains("Summary: "))
+        let markdown = String(decoding: try report("markdown"), as: UTF8.self)
+        #expect(markdown.hasPrefix("## lctrace\n"))
+        let annotations = String(decoding: try report("github-actions"), as: UTF8.self).split(separator: "\n")
+        #expect(annotations.count >= 10 && annotations.allSatisfy { $0.hasPrefix("::") })
+        for xml in ["junit", "checkstyle"] {
+            let document = String(decoding: try report(xml), as: UTF8.self)
+            #expect(document.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"), "\(xml)")
+        }
+        let checkstyleErrors = String(decoding: try report("checkstyle"), as: UTF8.self).components(separatedBy: "<error ").count - 1
+        #expect(checkstyleErrors == findings)
+        let junit = String(decoding: try report("junit"), as: UTF8.self)
+        #expect(junit.components(separatedBy: "<testsuite ").count - 1 == inputs.count)
+    }
+}

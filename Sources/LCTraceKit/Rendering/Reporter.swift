@@ -5,7 +5,11 @@ public enum Reporter: String, CaseIterable, Sendable {
     case text
     case json
     case ndjson
+    case sarif
+    case junit
     case githubActions = "github-actions"
+    case checkstyle
+    case codeclimate
     case markdown
 
     /// One line for `--help` and the README.
@@ -15,6 +19,10 @@ public enum Reporter: String, CaseIterable, Sendable {
         case .text: return "the human report: sessions, timelines, transitions, findings, summary"
         case .json: return "one JSON document"
         case .ndjson: return "JSON Lines, one item per line as it completes"
+        case .sarif: return "SARIF 2.1.0, for GitHub code scanning and other SARIF viewers"
+        case .junit: return "JUnit XML: a test suite per input, a test case per session, failing on --fail-on"
+        case .checkstyle: return "Checkstyle XML, for Jenkins and other Checkstyle readers"
+        case .codeclimate: return "GitLab code quality (Code Climate JSON)"
         case .githubActions: return "GitHub workflow annotations, and a Markdown job summary"
         case .markdown: return "a Markdown summary table, one row per distinct problem"
         }
@@ -56,6 +64,10 @@ public enum Reporter: String, CaseIterable, Sendable {
         case .ndjson:
             return NDJSONRenderer(output: output, includeEvents: settings.includeEvents, config: settings.config,
                                   flushEachLine: settings.live)
+        case .sarif: return SARIFRenderer(output: output, failureSeverity: settings.failureSeverity, rules: settings.rules)
+        case .junit: return JUnitRenderer(output: output, failureSeverity: settings.failureSeverity, rules: settings.rules)
+        case .checkstyle: return CheckstyleRenderer(output: output, failureSeverity: settings.failureSeverity, rules: settings.rules)
+        case .codeclimate: return CodeClimateRenderer(output: output, failureSeverity: settings.failureSeverity, rules: settings.rules)
         case .githubActions: return GitHubActionsRenderer(output: output, stepSummary: stepSummary)
         case .markdown: return MarkdownRenderer(output: output)
         }
