@@ -87,7 +87,7 @@ struct ByteStringCache<Value> {
 
     private func matches(_ slot: Slot, _ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress, slot.length > 0 else { return true }
-        return keyBytes.withUnsafeBytes { memcmp($0.baseAddress! + Int(slot.offset), base, bytes.count) == 0 }
+        return keyBytes.withUnsafeBytes { RawBytes.equal($0.baseAddress! + Int(slot.offset), base, count: bytes.count) }
     }
 }
 
@@ -117,7 +117,3 @@ enum ByteHash {
         return UInt32(truncatingIfNeeded: hash)
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif
