@@ -53,7 +53,13 @@ let package = Package(
             ]
         ),
         // A deterministic generator of realistic lifecycle logs, for the benchmark and the tests.
-        .executableTarget(name: "lctrace-loggen", dependencies: ["LCTraceKit"]),
+        .executableTarget(
+            name: "lctrace-loggen",
+            dependencies: [
+                "LCTraceKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(name: "PCRE2Tests", dependencies: ["PCRE2"]),
         .testTarget(
             name: "LCTraceKitTests",

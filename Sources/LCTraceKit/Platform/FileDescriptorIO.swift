@@ -17,6 +17,13 @@ public enum FileDescriptorIO {
         return fd
     }
 
+    /// Opens `path` for writing, made if it does not exist (permissions 0666 less the umask) and emptied if it does.
+    public static func createForWriting(_ path: String) throws(SystemError) -> Int32 {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o666)
+        guard fd >= 0 else { throw .last }
+        return fd
+    }
+
     public static func close(_ fd: Int32) {
         #if canImport(Darwin)
         _ = Darwin.close(fd)
