@@ -13,7 +13,10 @@ protocol EventReceiver: AnyObject {
 /// line gets one disposition in the input's summary (a lifecycle event, a marker or UIKit notice, other logging,
 /// blank, unread, or skipped), and each lifecycle message becomes an `Event` value for the receiver. The line observer
 /// (`lctrace lines`) is told how each line was read.
-final class EventReader {
+///
+/// A value, kept in a local variable while it reads: the counts and memories it updates on every line are then checked
+/// for exclusive access when compiled, not at run time on every access as a class's properties are.
+struct EventReader {
     let name: String
     private let recognizer: LineHeaderRecognizer
     private let messageParser: MessageParser
@@ -57,7 +60,7 @@ final class EventReader {
 
     /// Reads every line of the input (a section of a file, or a followed file, as `input` says), then ends it: the
     /// summary is complete. `progress` is called with the bytes read since it was last called.
-    func read(_ input: LineInput, maxLineBytes: Int, progress: (@Sendable (Int) -> Void)?) throws {
+    mutating func read(_ input: LineInput, maxLineBytes: Int, progress: (@Sendable (Int) -> Void)?) throws {
         let reader = LineReader(input, maxLineBytes: maxLineBytes)
         if let progress {
             var reported = 0
@@ -72,7 +75,7 @@ final class EventReader {
         summary.bytes = reader.bytesRead
     }
 
-    private func take(_ line: UnsafeRawBufferPointer, truncated: Bool) throws(InputError) {
+    private mutating func take(_ line: UnsafeRawBufferPointer, truncated: Bool) throws(InputError) {
         lineNumber += 1
         let tookAsJSON = readsJSON && (json.collecting || LogJSONAssembler.mayStartObject(line)) && takeJSON(line, truncated: truncated)
         if !tookAsJSON { process(line, truncated: truncated) }
@@ -86,14 +89,14 @@ final class EventReader {
     }
 
     /// Counts a line whose match PCRE2 abandoned.
-    private func countRegexLimit() {
+    private mutating func countRegexLimit() {
         summary.skipped[.regexLimit, default: 0] += 1
         if regexLimitLine != lineNumber { regexLimitRun += 1 }
         regexLimitLine = lineNumber
     }
 
     /// Hands the line to the JSON assembler; returns false when it is to be read as an ordinary line.
-    private func takeJSON(_ line: UnsafeRawBufferPointer, truncated: Bool) -> Bool {
+    private mutating func takeJSON(_ line: UnsafeRawBufferPointer, truncated: Bool) -> Bool {
         switch json.take(line, number: lineNumber, truncated: truncated) {
         case .ordinary:
             return false
@@ -118,18 +121,18 @@ final class EventReader {
         return true
     }
 
-    private func countStructure(_ style: LogJSONStyle?) {
+    private mutating func countStructure(_ style: LogJSONStyle?) {
         summary.skipped[.jsonStructure, default: 0] += 1
         if observer != nil { observed.format = style?.rawValue }
     }
 
     /// Reads lines the JSON assembler held and gave back, as ordinary lines.
-    private func replay(_ lines: [LogJSONAssembler.HeldLine]) {
+    private mutating func replay(_ lines: [LogJSONAssembler.HeldLine]) {
         process(lines) { reader, line in reader.read(line) }
     }
 
     /// Counts lines the JSON assembler held, each at its own number, handling them as `reading` says.
-    private func process(_ lines: [LogJSONAssembler.HeldLine], _ reading: (EventReader, UnsafeRawBufferPointer) -> Void) {
+    private mutating func process(_ lines: [LogJSONAssembler.HeldLine], _ reading: (inout EventReader, UnsafeRawBufferPointer) -> Void) {
         let number = lineNumber
         for held in lines {
             lineNumber = held.number
@@ -140,7 +143,7 @@ final class EventReader {
 
     /// Counts the line, reads it and tells the line observer how it was read.
     @inline(__always)
-    private func process(_ line: UnsafeRawBufferPointer, truncated: Bool) {
+    private mutating func process(_ line: UnsafeRawBufferPointer, truncated: Bool) {
         summary.lines += 1
         if truncated { summary.truncatedLines += 1 }
         guard observer != nil else { return read(line) }
@@ -148,23 +151,23 @@ final class EventReader {
     }
 
     /// Counts the line, handles it as `reading` says and tells the line observer how it was read.
-    private func process(_ line: UnsafeRawBufferPointer, truncated: Bool, _ reading: (EventReader, UnsafeRawBufferPointer) -> Void) {
+    private mutating func process(_ line: UnsafeRawBufferPointer, truncated: Bool, _ reading: (inout EventReader, UnsafeRawBufferPointer) -> Void) {
         summary.lines += 1
         if truncated { summary.truncatedLines += 1 }
-        guard observer != nil else { return reading(self, line) }
+        guard observer != nil else { return reading(&self, line) }
         observing(line, reading)
     }
 
-    private func observing(_ line: UnsafeRawBufferPointer, _ reading: (EventReader, UnsafeRawBufferPointer) -> Void) {
+    private mutating func observing(_ line: UnsafeRawBufferPointer, _ reading: (inout EventReader, UnsafeRawBufferPointer) -> Void) {
         guard let observer else { return }
         let before = summary
         observed = LineReading(input: name, line: lineNumber, text: String(decoding: line, as: UTF8.self), disposition: "")
-        reading(self, line)
+        reading(&self, line)
         observed.disposition = LineReading.disposition(before: before, after: summary)
         observer(observed)
     }
 
-    private func read(_ line: UnsafeRawBufferPointer) {
+    private mutating func read(_ line: UnsafeRawBufferPointer) {
         if LineBytes.isBlank(line) {
             summary.skipped[.blank, default: 0] += 1
             return
@@ -181,7 +184,7 @@ final class EventReader {
     }
 
     /// Reads a JSON entry, made into a line whose header was read from the entry's fields.
-    private func read(_ line: UnsafeRawBufferPointer, header: LineHeader, format: LogJSONStyle) {
+    private mutating func read(_ line: UnsafeRawBufferPointer, header: LineHeader, format: LogJSONStyle) {
         do {
             _ = try readMessage(line, header: header, start: 0, format: format)
             summary.parsedLines += 1
@@ -191,7 +194,7 @@ final class EventReader {
     }
 
     /// Reads the record starting at `start`; returns false when it is not in the input's format.
-    private func readRecord(_ line: UnsafeRawBufferPointer, from start: Int) throws -> Bool {
+    private mutating func readRecord(_ line: UnsafeRawBufferPointer, from start: Int) throws -> Bool {
         guard let header = try recognizer.parse(line, from: start) else { return false }
         if firstFormat == nil, recognizer.lastLineHadHeader { firstFormat = recognizer.lastFormat.name }
         return try readMessage(line, header: header, start: start, format: nil)
@@ -200,7 +203,7 @@ final class EventReader {
     /// Reads the message of a record whose header was read (`format`: from a JSON entry rather than a text line).
     /// `start` is 0 for the line's first record; a record glued after it starts later.
     @inline(__always)
-    private func readMessage(_ line: UnsafeRawBufferPointer, header: LineHeader, start: Int, format: LogJSONStyle?) throws -> Bool {
+    private mutating func readMessage(_ line: UnsafeRawBufferPointer, header: LineHeader, start: Int, format: LogJSONStyle?) throws -> Bool {
         let reading = try messageParser.read(line, message: header.message)
         if observer != nil, start == 0 { observe(header, reading, line, format: format) }
         let message: CallbackMessage
@@ -238,7 +241,7 @@ final class EventReader {
 
     /// Makes the message into an event and hands it to the receiver; returns whether it took it.
     @inline(__always)
-    private func hand(_ message: consuming CallbackMessage, header: LineHeader, line: UnsafeRawBufferPointer) -> Bool {
+    private mutating func hand(_ message: consuming CallbackMessage, header: LineHeader, line: UnsafeRawBufferPointer) -> Bool {
         let (pid, thread) = ids.read(line, pid: header.pid, tid: header.tid)
         var time = TimeText()
         var micros: Int64?
@@ -260,7 +263,7 @@ final class EventReader {
     }
 
     /// Notes what the line observer is told of the line's header and message.
-    private func observe(_ header: LineHeader, _ reading: MessageReading, _ line: UnsafeRawBufferPointer, format: LogJSONStyle?) {
+    private mutating func observe(_ header: LineHeader, _ reading: MessageReading, _ line: UnsafeRawBufferPointer, format: LogJSONStyle?) {
         func text(_ range: Range<Int>?) -> String? { range.map { String(decoding: line[$0], as: UTF8.self) } }
         observed.format = format?.rawValue
             ?? (header.time == nil && header.pid == nil && header.process == nil ? nil : recognizer.lastFormat.name)
@@ -280,7 +283,7 @@ final class EventReader {
         }
     }
 
-    private func noteUnread(_ line: UnsafeRawBufferPointer, reason: UnreadReason) {
+    private mutating func noteUnread(_ line: UnsafeRawBufferPointer, reason: UnreadReason) {
         summary.unreadLines += 1
         guard summary.unread.count < InputSummary.unreadLinesKept else { return }
         var text = String(decoding: line, as: UTF8.self)

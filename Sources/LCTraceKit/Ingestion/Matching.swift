@@ -125,9 +125,13 @@ final class HandHeaderMatcher: LineMatcher {
         self.header = header
     }
 
+    /// The tail is parsed in a local copy (a plain value) and stored back: `tail` is then never accessed across a call,
+    /// so its accesses need no run-time exclusivity check.
     @inline(__always)
     func match(_ line: UnsafeRawBufferPointer, in range: Range<Int>) -> MatchAnswer<LineHeader> {
-        header.parse(line, from: range.lowerBound, tail: &tail).map(MatchAnswer.matched) ?? .notMatched
+        var tail = self.tail
+        defer { self.tail = tail }
+        return header.parse(line, from: range.lowerBound, tail: &tail).map(MatchAnswer.matched) ?? .notMatched
     }
 }
 
