@@ -209,7 +209,7 @@ import PCRE2
             watched.session = SessionAnalyzer(index: 1, input: "memory.log", firstLine: 1, process: nil, pid: nil, launchLogged: false,
                                               keepEvents: false, rules: RuleSettings(), limits: limits, knowledge: InputKnowledge(),
                                               names: names, feed: watched)
-            var reader = EventReader(name: "memory.log", recognizer: try LineHeaderRecognizer(.automatic),
+            let reader = EventReader(name: "memory.log", recognizer: try LineHeaderRecognizer(.automatic),
                                      messageParser: MessageParser(limits: PCRE2Limits(), matchers: .fastPath, names: names),
                                      forcedFormat: nil, firstLine: 1, observer: nil, receiver: watched)
             let fd = try InputSource.file(try Fixtures.temporaryFile(text)).openDescriptor()

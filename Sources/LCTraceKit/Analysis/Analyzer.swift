@@ -107,7 +107,7 @@ public final class Analyzer: SessionFeed {
         let sessions = InputSessions(analyzer: self, name: name, names: messageParser.names, knowledge: knowledge)
         var forcedFormat: String?
         if case .fixed(let format) = options.lineFormat { forcedFormat = format.name }
-        var events = EventReader(name: name, recognizer: headerRecognizer, messageParser: messageParser, forcedFormat: forcedFormat,
+        let events = EventReader(name: name, recognizer: headerRecognizer, messageParser: messageParser, forcedFormat: forcedFormat,
                                  firstLine: firstLine, observer: lineObserver, receiver: sessions)
         try events.read(input, maxLineBytes: options.maxLineBytes, progress: progress)
         sessions.finish()

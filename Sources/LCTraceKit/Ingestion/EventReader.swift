@@ -14,9 +14,11 @@ protocol EventReceiver: AnyObject {
 /// blank, unread, or skipped), and each lifecycle message becomes an `Event` value for the receiver. The line observer
 /// (`lctrace lines`) is told how each line was read.
 ///
-/// A value, kept in a local variable while it reads: the counts and memories it updates on every line are then checked
-/// for exclusive access when compiled, not at run time on every access as a class's properties are.
-struct EventReader {
+/// The properties changed on every line are never changed across a call (a dictionary's or array's growth, a
+/// parser), so that the optimizer can prove their accesses exclusive and drop the run-time checks: the skipped
+/// lines' dictionary and the unread lines are changed outside the summary (`countSkipped`, `noteUnread`), the id and
+/// time memories are changed in local copies, and whether a JSON object is open is kept apart from the assembler.
+final class EventReader {
     let name: String
     private let recognizer: LineHeaderRecognizer
     private let messageParser: MessageParser
@@ -33,6 +35,8 @@ struct EventReader {
     private let forcedFormat: String?
     /// Finds `log show`/`log stream` JSON entries among the lines, with the automatic choice of format only.
     private var json = LogJSONAssembler()
+    /// `json.collecting`, looked at on every line.
+    private var jsonIsOpen = false
     private let readsJSON: Bool
     /// The format of the first line with a header, or the style of the first JSON entry: the input's format.
     private var firstFormat: String?
@@ -60,7 +64,7 @@ struct EventReader {
 
     /// Reads every line of the input (a section of a file, or a followed file, as `input` says), then ends it: the
     /// summary is complete. `progress` is called with the bytes read since it was last called.
-    mutating func read(_ input: LineInput, maxLineBytes: Int, progress: (@Sendable (Int) -> Void)?) throws {
+    func read(_ input: LineInput, maxLineBytes: Int, progress: (@Sendable (Int) -> Void)?) throws {
         let reader = LineReader(input, maxLineBytes: maxLineBytes)
         if let progress {
             var reported = 0
@@ -70,14 +74,16 @@ struct EventReader {
             }
         }
         try reader.forEachLine { line, truncated in try take(line, truncated: truncated) }
-        replay(json.finish())
+        let unfinished = json.finish()
+        jsonIsOpen = false
+        replay(unfinished)
         if forcedFormat == nil, let firstFormat { summary.format = firstFormat }
         summary.bytes = reader.bytesRead
     }
 
-    private mutating func take(_ line: UnsafeRawBufferPointer, truncated: Bool) throws(InputError) {
+    private func take(_ line: UnsafeRawBufferPointer, truncated: Bool) throws(InputError) {
         lineNumber += 1
-        let tookAsJSON = readsJSON && (json.collecting || LogJSONAssembler.mayStartObject(line)) && takeJSON(line, truncated: truncated)
+        let tookAsJSON = readsJSON && (jsonIsOpen || LogJSONAssembler.mayStartObject(line)) && takeJSON(line, truncated: truncated)
         if !tookAsJSON { process(line, truncated: truncated) }
         if regexLimitRun > 0 {
             if regexLimitLine != lineNumber {
@@ -89,15 +95,17 @@ struct EventReader {
     }
 
     /// Counts a line whose match PCRE2 abandoned.
-    private mutating func countRegexLimit() {
-        summary.skipped[.regexLimit, default: 0] += 1
+    private func countRegexLimit() {
+        countSkipped(.regexLimit)
         if regexLimitLine != lineNumber { regexLimitRun += 1 }
         regexLimitLine = lineNumber
     }
 
     /// Hands the line to the JSON assembler; returns false when it is to be read as an ordinary line.
-    private mutating func takeJSON(_ line: UnsafeRawBufferPointer, truncated: Bool) -> Bool {
-        switch json.take(line, number: lineNumber, truncated: truncated) {
+    private func takeJSON(_ line: UnsafeRawBufferPointer, truncated: Bool) -> Bool {
+        let step = json.take(line, number: lineNumber, truncated: truncated)
+        jsonIsOpen = json.collecting
+        switch step {
         case .ordinary:
             return false
         case .held:
@@ -121,18 +129,18 @@ struct EventReader {
         return true
     }
 
-    private mutating func countStructure(_ style: LogJSONStyle?) {
-        summary.skipped[.jsonStructure, default: 0] += 1
+    private func countStructure(_ style: LogJSONStyle?) {
+        countSkipped(.jsonStructure)
         if observer != nil { observed.format = style?.rawValue }
     }
 
     /// Reads lines the JSON assembler held and gave back, as ordinary lines.
-    private mutating func replay(_ lines: [LogJSONAssembler.HeldLine]) {
+    private func replay(_ lines: [LogJSONAssembler.HeldLine]) {
         process(lines) { reader, line in reader.read(line) }
     }
 
     /// Counts lines the JSON assembler held, each at its own number, handling them as `reading` says.
-    private mutating func process(_ lines: [LogJSONAssembler.HeldLine], _ reading: (inout EventReader, UnsafeRawBufferPointer) -> Void) {
+    private func process(_ lines: [LogJSONAssembler.HeldLine], _ reading: (EventReader, UnsafeRawBufferPointer) -> Void) {
         let number = lineNumber
         for held in lines {
             lineNumber = held.number
@@ -143,7 +151,7 @@ struct EventReader {
 
     /// Counts the line, reads it and tells the line observer how it was read.
     @inline(__always)
-    private mutating func process(_ line: UnsafeRawBufferPointer, truncated: Bool) {
+    private func process(_ line: UnsafeRawBufferPointer, truncated: Bool) {
         summary.lines += 1
         if truncated { summary.truncatedLines += 1 }
         guard observer != nil else { return read(line) }
@@ -151,30 +159,30 @@ struct EventReader {
     }
 
     /// Counts the line, handles it as `reading` says and tells the line observer how it was read.
-    private mutating func process(_ line: UnsafeRawBufferPointer, truncated: Bool, _ reading: (inout EventReader, UnsafeRawBufferPointer) -> Void) {
+    private func process(_ line: UnsafeRawBufferPointer, truncated: Bool, _ reading: (EventReader, UnsafeRawBufferPointer) -> Void) {
         summary.lines += 1
         if truncated { summary.truncatedLines += 1 }
-        guard observer != nil else { return reading(&self, line) }
+        guard observer != nil else { return reading(self, line) }
         observing(line, reading)
     }
 
-    private mutating func observing(_ line: UnsafeRawBufferPointer, _ reading: (inout EventReader, UnsafeRawBufferPointer) -> Void) {
+    private func observing(_ line: UnsafeRawBufferPointer, _ reading: (EventReader, UnsafeRawBufferPointer) -> Void) {
         guard let observer else { return }
         let before = summary
         observed = LineReading(input: name, line: lineNumber, text: String(decoding: line, as: UTF8.self), disposition: "")
-        reading(&self, line)
+        reading(self, line)
         observed.disposition = LineReading.disposition(before: before, after: summary)
         observer(observed)
     }
 
-    private mutating func read(_ line: UnsafeRawBufferPointer) {
+    private func read(_ line: UnsafeRawBufferPointer) {
         if LineBytes.isBlank(line) {
-            summary.skipped[.blank, default: 0] += 1
+            countSkipped(.blank)
             return
         }
         do {
             guard try readRecord(line, from: 0) else {
-                summary.skipped[.unrecognized, default: 0] += 1
+                countSkipped(.unrecognized)
                 return
             }
             summary.parsedLines += 1
@@ -184,7 +192,7 @@ struct EventReader {
     }
 
     /// Reads a JSON entry, made into a line whose header was read from the entry's fields.
-    private mutating func read(_ line: UnsafeRawBufferPointer, header: LineHeader, format: LogJSONStyle) {
+    private func read(_ line: UnsafeRawBufferPointer, header: LineHeader, format: LogJSONStyle) {
         do {
             _ = try readMessage(line, header: header, start: 0, format: format)
             summary.parsedLines += 1
@@ -194,7 +202,7 @@ struct EventReader {
     }
 
     /// Reads the record starting at `start`; returns false when it is not in the input's format.
-    private mutating func readRecord(_ line: UnsafeRawBufferPointer, from start: Int) throws -> Bool {
+    private func readRecord(_ line: UnsafeRawBufferPointer, from start: Int) throws -> Bool {
         guard let header = try recognizer.parse(line, from: start) else { return false }
         if firstFormat == nil, recognizer.lastLineHadHeader { firstFormat = recognizer.lastFormat.name }
         return try readMessage(line, header: header, start: start, format: nil)
@@ -203,7 +211,7 @@ struct EventReader {
     /// Reads the message of a record whose header was read (`format`: from a JSON entry rather than a text line).
     /// `start` is 0 for the line's first record; a record glued after it starts later.
     @inline(__always)
-    private mutating func readMessage(_ line: UnsafeRawBufferPointer, header: LineHeader, start: Int, format: LogJSONStyle?) throws -> Bool {
+    private func readMessage(_ line: UnsafeRawBufferPointer, header: LineHeader, start: Int, format: LogJSONStyle?) throws -> Bool {
         let reading = try messageParser.read(line, message: header.message)
         if observer != nil, start == 0 { observe(header, reading, line, format: format) }
         let message: CallbackMessage
@@ -241,14 +249,18 @@ struct EventReader {
 
     /// Makes the message into an event and hands it to the receiver; returns whether it took it.
     @inline(__always)
-    private mutating func hand(_ message: consuming CallbackMessage, header: LineHeader, line: UnsafeRawBufferPointer) -> Bool {
+    private func hand(_ message: consuming CallbackMessage, header: LineHeader, line: UnsafeRawBufferPointer) -> Bool {
+        var ids = self.ids
         let (pid, thread) = ids.read(line, pid: header.pid, tid: header.tid)
+        self.ids = ids
         var time = TimeText()
         var micros: Int64?
         if let range = header.time {
             let bytes = UnsafeRawBufferPointer(rebasing: line[range])
             time = TimeText(bytes)
+            var timestamps = self.timestamps
             micros = timestamps.microseconds(bytes)
+            self.timestamps = timestamps
             if micros == nil { summary.unreadTimes += 1 }
         }
         let event = Event(line: lineNumber, micros: micros, time: time, pid: pid,
@@ -263,7 +275,7 @@ struct EventReader {
     }
 
     /// Notes what the line observer is told of the line's header and message.
-    private mutating func observe(_ header: LineHeader, _ reading: MessageReading, _ line: UnsafeRawBufferPointer, format: LogJSONStyle?) {
+    private func observe(_ header: LineHeader, _ reading: MessageReading, _ line: UnsafeRawBufferPointer, format: LogJSONStyle?) {
         func text(_ range: Range<Int>?) -> String? { range.map { String(decoding: line[$0], as: UTF8.self) } }
         observed.format = format?.rawValue
             ?? (header.time == nil && header.pid == nil && header.process == nil ? nil : recognizer.lastFormat.name)
@@ -283,12 +295,24 @@ struct EventReader {
         }
     }
 
-    private mutating func noteUnread(_ line: UnsafeRawBufferPointer, reason: UnreadReason) {
+    private func noteUnread(_ line: UnsafeRawBufferPointer, reason: UnreadReason) {
         summary.unreadLines += 1
         guard summary.unread.count < InputSummary.unreadLinesKept else { return }
         var text = String(decoding: line, as: UTF8.self)
         if text.count > 200 { text = String(text.prefix(200)) + "…" }
-        summary.unread.append(UnreadLine(input: name, line: lineNumber, text: text, reason: reason))
+        var unread = summary.unread
+        summary.unread = []
+        unread.append(UnreadLine(input: name, line: lineNumber, text: text, reason: reason))
+        summary.unread = unread
+    }
+
+    /// Counts a skipped line. The dictionary is taken out of the summary while it changes (and keeps its storage,
+    /// then referenced once), so that no access to the summary spans its hashing and growth.
+    private func countSkipped(_ reason: SkipReason) {
+        var skipped = summary.skipped
+        summary.skipped = [:]
+        skipped[reason, default: 0] += 1
+        summary.skipped = skipped
     }
 }
 
