@@ -25,25 +25,13 @@ public enum FileDescriptorIO {
     }
 
     public static func close(_ fd: Int32) {
-        #if canImport(Darwin)
-        _ = Darwin.close(fd)
-        #elseif canImport(Glibc)
-        _ = Glibc.close(fd)
-        #elseif canImport(Musl)
-        _ = Musl.close(fd)
-        #endif
+        _ = closeDescriptor(fd)
     }
 
     /// Reads up to `count` bytes at the descriptor's position; 0 at the end of the input.
     @inline(__always)
     static func read(_ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int) throws(SystemError) -> Int {
-        #if canImport(Darwin)
-        let read = Darwin.read(fd, buffer, count)
-        #elseif canImport(Glibc)
-        let read = Glibc.read(fd, buffer, count)
-        #elseif canImport(Musl)
-        let read = Musl.read(fd, buffer, count)
-        #endif
+        let read = readDescriptor(fd, buffer, count)
         guard read >= 0 else { throw .last }
         return read
     }
@@ -59,13 +47,7 @@ public enum FileDescriptorIO {
 
     /// Writes up to `count` bytes; returns how many it wrote.
     static func write(_ fd: Int32, from bytes: UnsafeRawPointer, count: Int) throws(SystemError) -> Int {
-        #if canImport(Darwin)
-        let written = Darwin.write(fd, bytes, count)
-        #elseif canImport(Glibc)
-        let written = Glibc.write(fd, bytes, count)
-        #elseif canImport(Musl)
-        let written = Musl.write(fd, bytes, count)
-        #endif
+        let written = writeDescriptor(fd, bytes, count)
         guard written >= 0 else { throw .last }
         return written
     }
@@ -88,3 +70,8 @@ public enum FileDescriptorIO {
         _ = lseek(fd, 0, SEEK_SET)
     }
 }
+
+// The C library's calls by names that FileDescriptorIO's own do not hide.
+private func readDescriptor(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { read(fd, buffer, count) }
+private func writeDescriptor(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(fd, bytes, count) }
+private func closeDescriptor(_ fd: Int32) -> Int32 { close(fd) }
