@@ -15,12 +15,12 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
-        // libpcre2-8 through pkg-config; Debian/Ubuntu ship the headers in libpcre2-dev.
+        // libpcre2-8 through pkg-config; Debian/Ubuntu ship the headers in libpcre2-dev, Homebrew in pcre2.
         .systemLibrary(
             name: "CPCRE2",
             path: "Sources/CPCRE2",
             pkgConfig: "libpcre2-8",
-            providers: [.apt(["libpcre2-dev"])]
+            providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]
         ),
         // zlib, for reading gzip-compressed logs; Debian/Ubuntu ship the headers in zlib1g-dev, macOS in its SDK.
         .systemLibrary(
@@ -39,10 +39,7 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Yams", package: "Yams"),
-            ],
-            // The hot path is single-threaded per analyzer and its state is never shared between threads, so the
-            // release build leaves out the dynamic exclusivity checks (about 6 % of the instructions per line).
-            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+            ]
         ),
         // The command line: flags and orchestration only.
         .executableTarget(
@@ -53,7 +50,13 @@ let package = Package(
             ]
         ),
         // A deterministic generator of realistic lifecycle logs, for the benchmark and the tests.
-        .executableTarget(name: "lctrace-loggen", dependencies: ["LCTraceKit"]),
+        .executableTarget(
+            name: "lctrace-loggen",
+            dependencies: [
+                "LCTraceKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(name: "PCRE2Tests", dependencies: ["PCRE2"]),
         .testTarget(
             name: "LCTraceKitTests",

@@ -116,7 +116,7 @@ import Testing
     /// given, and keeps no more than its limit.
     @Test func byteStringCacheKeepsEveryKeyAcrossGrowthUpToItsLimit() {
         let limit = 300
-        var cache = ByteStringCache<Int>(limit: limit)
+        let cache = ByteStringCache<Int>(limit: limit)
         let keys = (0..<400).map { Array("Controller\($0)ViewController".utf8) }
         for (number, key) in keys.enumerated() {
             key.withUnsafeBytes { cache.store(number, for: $0) }

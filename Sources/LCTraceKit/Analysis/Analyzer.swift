@@ -82,7 +82,7 @@ public final class Analyzer: SessionFeed {
             return
         }
         let fd = try source.openDescriptor()
-        defer { if fd != 0 { _ = closeDescriptor(fd) } }
+        defer { if fd != 0 { FileDescriptorIO.close(fd) } }
         try analyze(fileDescriptor: fd, name: source.name)
     }
 
@@ -243,11 +243,3 @@ public final class Analyzer: SessionFeed {
         summary.transitions += transitions
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-private func closeDescriptor(_ fd: Int32) -> Int32 { Glibc.close(fd) }
-#elseif canImport(Darwin)
-import Darwin
-private func closeDescriptor(_ fd: Int32) -> Int32 { Darwin.close(fd) }
-#endif

@@ -1,8 +1,3 @@
-import Dispatch
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// `--jobs N`: inputs analysed on up to N threads, each by its own `Analyzer` into a recording; the recordings are
 /// replayed into the run's sink in input order with sessions renumbered, so the output is byte-identical to
 /// analysing the inputs one after another. At most N inputs are in flight or waiting to be replayed.
@@ -22,16 +17,16 @@ extension Analyzer {
             }
             return
         }
-        let results = OrderedSlots<Recording>()
-        let window = DispatchSemaphore(value: jobs)
+        let pool = OrderedWorkPool<Recording>(concurrency: jobs, window: jobs)
+        // Whatever ends this run (a failure included), the inputs not started are not analysed.
+        defer { pool.stop() }
         let options = self.options
         let ahead = renderingAhead
         let progress = self.progress
         let notice = self.notice
-        detachThread {
-            for (index, source) in sources.enumerated() {
-                window.wait()
-                DispatchQueue.global().async {
+        pool.startProducer {
+            for source in sources {
+                let handedIn = pool.submit {
                     let recording = Recording(ahead)
                     do {
                         // The options were validated when this analyzer was made, so they compile again.
@@ -44,19 +39,15 @@ extension Analyzer {
                     } catch {
                         recording.error = InputFailure(input: source.name, error: error)
                     }
-                    results.store(recording, at: index)
+                    return recording
                 }
+                if !handedIn { return }
             }
         }
-        for index in sources.indices {
-            let recording = results.take(at: index)
-            window.signal()
+        for _ in sources.indices {
+            let recording = pool.next()
             replay(recording)
-            if let failure = recording.error {
-                // Let the dispatcher hand out the rest and end, rather than wait for room no one will make.
-                for _ in sources.indices { window.signal() }
-                throw failure
-            }
+            if let failure = recording.error { throw failure }
         }
     }
 }
@@ -163,80 +154,17 @@ struct RenderingAhead: Sendable {
 /// Texts and item lists kept from one recording to the next, emptied but with their memory: new ones would be grown
 /// into fresh pages, for every section. At most one per recording in flight is kept.
 final class RecyclingPool<Value>: @unchecked Sendable {
-    private let lock = DispatchSemaphore(value: 1)
-    private var idle: [Value] = []
+    private let idle = Lock<[Value]>([])
     private let make: () -> Value
 
     init(_ make: @escaping () -> Value) { self.make = make }
 
     func take() -> Value {
-        lock.wait()
-        let taken = idle.popLast()
-        lock.signal()
-        return taken ?? make()
+        idle.withLock { $0.popLast() } ?? make()
     }
 
     /// Takes back a value its user has emptied.
     func give(_ value: Value) {
-        lock.wait()
-        idle.append(value)
-        lock.signal()
-    }
-}
-
-/// Results filled in any order by workers and taken in order by the replaying thread. A slot may be taken before
-/// it is filled (the taker waits) and needs no size fixed in advance.
-final class OrderedSlots<Item>: @unchecked Sendable {
-    private let lock = DispatchSemaphore(value: 1)
-    private var items: [Int: Item] = [:]
-    private var ready: [Int: DispatchSemaphore] = [:]
-
-    func store(_ item: Item, at index: Int) {
-        lock.wait()
-        items[index] = item
-        let semaphore = readySemaphore(index)
-        lock.signal()
-        semaphore.signal()
-    }
-
-    func take(at index: Int) -> Item {
-        lock.wait()
-        let semaphore = readySemaphore(index)
-        lock.signal()
-        semaphore.wait()
-        lock.wait()
-        defer { lock.signal() }
-        ready[index] = nil
-        return items.removeValue(forKey: index)!
-    }
-
-    /// Called with the lock held.
-    private func readySemaphore(_ index: Int) -> DispatchSemaphore {
-        if let semaphore = ready[index] { return semaphore }
-        let semaphore = DispatchSemaphore(value: 0)
-        ready[index] = semaphore
-        return semaphore
-    }
-}
-
-/// Runs `body` on a thread of its own. The dispatcher of parallel work spends its time waiting for room in the
-/// window; on a dispatch worker it would hold one of the threads (one per core) that should run the work itself.
-func detachThread(_ body: @escaping @Sendable () -> Void) {
-    final class Job: @unchecked Sendable {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-    let job = Unmanaged.passRetained(Job(body)).toOpaque()
-    var thread = pthread_t()
-    let started = pthread_create(&thread, nil, { raw in
-        Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue().body()
-        return nil
-    }, job)
-    if started == 0 {
-        pthread_detach(thread)
-    } else {
-        // No thread to be had: run the work on a dispatch worker after all.
-        let job = Unmanaged<Job>.fromOpaque(job).takeRetainedValue()
-        DispatchQueue.global().async { job.body() }
+        idle.withLock { $0.append(value) }
     }
 }

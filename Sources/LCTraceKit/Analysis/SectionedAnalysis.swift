@@ -1,8 +1,4 @@
-import Dispatch
 import PCRE2
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A part of one input: a byte range starting at a line start (nil: the whole input), and that line's number.
 struct InputSection: Sendable {
@@ -24,55 +20,42 @@ extension Analyzer {
     func analyzeInSections(_ source: InputSource, jobs: Int) throws -> Bool {
         guard let path = source.path, !options.follow else { return false }
         let fd = try source.openDescriptor()
-        defer { _ = close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
-              Int(info.st_size) >= 2 * options.sectionBytes
-        else { return false }
+        defer { FileDescriptorIO.close(fd) }
+        guard let size = FileStatus(fileDescriptor: fd)?.regularFileSize, size >= 2 * options.sectionBytes else { return false }
         // A gzip file is read as one stream: its compressed bytes cannot be cut at lines.
         var magic: (UInt8, UInt8) = (0, 0)
-        guard pread(fd, &magic, 2, 0) == 2, !withUnsafeBytes(of: magic, GzipInflater.isGzip) else { return false }
+        guard (try? FileDescriptorIO.read(fd, into: &magic, count: 2, atOffset: 0)) == 2,
+              !withUnsafeBytes(of: magic, GzipInflater.isGzip)
+        else { return false }
 
         let sectionOptions = options
         let choice = options.lineFormat
-        let slots = OrderedSlots<SectionResult>()
         let parsers = ParserPool(choice: choice, limits: options.limits, matchers: options.matchers)
-        // Sections dispatched and not yet replayed. Their times vary with their sessions, so each worker may run one
+        // Sections handed in and not yet replayed. Their times vary with their sessions, so each worker may run one
         // ahead while the replaying thread waits for an earlier one: with one spare section in all, the workers sat
         // idle for about a tenth of a 1 GiB run.
-        let sectionsInFlight = 2 * jobs + 2
-        let window = DispatchSemaphore(value: sectionsInFlight)
+        let pool = OrderedWorkPool<SectionResult>(concurrency: jobs, window: 2 * jobs + 2)
+        // Whatever ends this run (an error included), the planner stops and the sections not started are dropped.
+        defer { pool.stop() }
         // The classes known to log dealloc from the sections replayed so far: what a section starts out knowing.
-        let known = Locked<Set<String>>([])
-        // Whatever ends this run (an error included), the planner must not wait for room that no one will make.
-        let finished = Locked(false)
-        defer {
-            finished.set(true)
-            for _ in 0..<sectionsInFlight { window.signal() }
-        }
+        let known = Lock<Set<String>>([])
         let ahead = renderingAhead
         let sectionBytes = options.sectionBytes
         let maxLineBytes = options.maxLineBytes
 
-        detachThread {
-            var index = 0
+        pool.startProducer {
             let planner = LaunchBoundaryPlanner(path: path, lineFormat: choice, sectionBytes: sectionBytes, maxLineBytes: maxLineBytes)
             let last = planner.plan { section in
-                window.wait()
-                guard !finished.value else { return false }
-                let seed = known.value
-                let slot = index
-                index += 1
-                DispatchQueue.global().async {
+                pool.submit {
+                    let seed = known.withLock { $0 }
                     let recording = parsers.using { messageParser, headerRecognizer in
                         Recording.analyzing(section, of: path, name: source.name, options: sectionOptions, seed: seed,
                                             ahead: ahead, messageParser: messageParser, headerRecognizer: headerRecognizer)
                     }
-                    slots.store(.section(section, recording), at: slot)
+                    return .section(section, recording)
                 }
-                return true
             }
-            slots.store(last, at: index)
+            pool.submit(result: last)
         }
 
         beginInput(source.name)
@@ -82,13 +65,9 @@ extension Analyzer {
             knowledge = InputKnowledge(classesLoggingDealloc: knowledge.classesLoggingDealloc)
             input.add(try analyzeSection(fileDescriptor: fd, name: source.name, section: section, knowledge: knowledge))
         }
-        var index = 0
         reading: while true {
-            let result = slots.take(at: index)
-            index += 1
-            switch result {
+            switch pool.next() {
             case .section(let section, let recording):
-                window.signal()
                 if let error = recording.error { throw error }
                 if recording.unknownWhenAsked.isDisjoint(with: knowledge.classesLoggingDealloc), let part = recording.input {
                     replay(recording)
@@ -99,7 +78,8 @@ extension Analyzer {
                 } else {
                     try analyzeHere(section)
                 }
-                known.set(knowledge.classesLoggingDealloc)
+                let replayed = knowledge.classesLoggingDealloc
+                known.withLock { $0 = replayed }
             case .rest(let section):
                 try analyzeHere(section)
                 break reading
@@ -142,7 +122,7 @@ struct LaunchBoundaryPlanner {
         let source = InputSource.file(path)
         do {
             let fd = try source.openDescriptor()
-            defer { _ = close(fd) }
+            defer { FileDescriptorIO.close(fd) }
             // Built-in formats always compile, and a forced pattern compiled when the analyzer was made.
             let recognizer = try LineHeaderRecognizer(lineFormat)
             var counter = NewlineCounter(fileDescriptor: fd, chunkBytes: chunkBytes)
@@ -208,7 +188,7 @@ extension Recording {
         let knowledge = InputKnowledge(classesLoggingDealloc: seed)
         do {
             let fd = try InputSource.file(path).openDescriptor()
-            defer { _ = close(fd) }
+            defer { FileDescriptorIO.close(fd) }
             let worker = Analyzer(options: options, sink: recording, messageParser: messageParser, headerRecognizer: headerRecognizer)
             worker.durationsPutAside = DurationSamples()
             defer { recording.durations = worker.durationsPutAside ?? DurationSamples() }
@@ -227,8 +207,7 @@ private final class ParserPool: @unchecked Sendable {
     private let choice: LineFormatChoice
     private let limits: PCRE2Limits
     private let matchers: MatcherChoice
-    private let lock = DispatchSemaphore(value: 1)
-    private var idle: [(MessageParser, LineHeaderRecognizer)] = []
+    private let idle = Lock<[(MessageParser, LineHeaderRecognizer)]>([])
 
     init(choice: LineFormatChoice, limits: PCRE2Limits, matchers: MatcherChoice) {
         self.choice = choice
@@ -237,38 +216,12 @@ private final class ParserPool: @unchecked Sendable {
     }
 
     func using<Result>(_ body: (MessageParser, LineHeaderRecognizer) -> Result) -> Result {
-        lock.wait()
-        let taken = idle.popLast()
-        lock.signal()
         // The format compiled once already on this run, so it compiles again.
-        let parsers = taken ?? (MessageParser(limits: limits, matchers: matchers, names: NameTable()),
-                                try! LineHeaderRecognizer(choice, limits: limits, matchers: matchers))
-        defer {
-            lock.wait()
-            idle.append(parsers)
-            lock.signal()
-        }
+        let parsers = idle.withLock { $0.popLast() }
+            ?? (MessageParser(limits: limits, matchers: matchers, names: NameTable()),
+                try! LineHeaderRecognizer(choice, limits: limits, matchers: matchers))
+        defer { idle.withLock { $0.append(parsers) } }
         return body(parsers.0, parsers.1)
-    }
-}
-
-/// A value shared between the replaying thread and the planner thread.
-private final class Locked<Value>: @unchecked Sendable {
-    private let lock = DispatchSemaphore(value: 1)
-    private var stored: Value
-
-    init(_ value: Value) { stored = value }
-
-    var value: Value {
-        lock.wait()
-        defer { lock.signal() }
-        return stored
-    }
-
-    func set(_ value: Value) {
-        lock.wait()
-        stored = value
-        lock.signal()
     }
 }
 

@@ -3,7 +3,11 @@
 /// entries, so hostile input cannot grow it; past that, values are made afresh each time. The table starts small
 /// and doubles as entries come, at most half full: the few dozen names an app logs take a few KiB, not the
 /// 128 KiB the table reaches at its limit.
-struct ByteStringCache<Value> {
+///
+/// Its table, key bytes and values are in memory of its own, reached through pointers: a lookup reads no array
+/// (no bounds or uniqueness checks), and the properties it reads are only ever replaced whole, never changed across
+/// a call, so they need no run-time exclusivity checks. Its owners hold it with `let`.
+final class ByteStringCache<Value> {
     private struct Slot {
         var hash: UInt32 = 0
         var offset: Int32 = 0
@@ -11,16 +15,37 @@ struct ByteStringCache<Value> {
         var value: Int32 = 0
     }
 
-    private var slots: [Slot]
-    private var keyBytes: [UInt8] = []
-    private var values: [Value] = []
+    private var slots: UnsafeMutablePointer<Slot>
+    /// The number of slots (a power of two), less one.
+    private var mask: Int
+    private var keyBytes: UnsafeMutablePointer<UInt8>
+    private var keyCapacity: Int
+    private var keyCount = 0
+    private var values: UnsafeMutablePointer<Value>
+    private var valueCapacity: Int
+    /// The entries kept.
+    private(set) var count = 0
     private let limit: Int
     /// Keys longer than this are not kept.
     private let maxKeyLength = 256
 
     init(limit: Int = 4096) {
         self.limit = limit
-        slots = Array(repeating: Slot(), count: ByteStringCache.initialSlots)
+        let slotCount = ByteStringCache.initialSlots
+        slots = .allocate(capacity: slotCount)
+        slots.initialize(repeating: Slot(), count: slotCount)
+        mask = slotCount - 1
+        keyCapacity = 1024
+        keyBytes = .allocate(capacity: keyCapacity)
+        valueCapacity = slotCount / 2
+        values = .allocate(capacity: valueCapacity)
+    }
+
+    deinit {
+        slots.deallocate()
+        keyBytes.deallocate()
+        values.deinitialize(count: count)
+        values.deallocate()
     }
 
     private static var initialSlots: Int { 64 }
@@ -41,41 +66,57 @@ struct ByteStringCache<Value> {
     }
 
     /// Keeps `value` for `bytes` (not yet kept), while there is room.
-    mutating func store(_ value: Value, for bytes: UnsafeRawBufferPointer) {
+    func store(_ value: Value, for bytes: UnsafeRawBufferPointer) {
         store(value, for: bytes, hash: ByteHash.of(bytes))
     }
 
     /// `store(_:for:)` with the bytes' `ByteHash` already worked out.
-    mutating func store(_ value: Value, for bytes: UnsafeRawBufferPointer, hash: UInt32) {
-        guard bytes.count <= maxKeyLength, values.count < limit else { return }
+    func store(_ value: Value, for bytes: UnsafeRawBufferPointer, hash: UInt32) {
+        guard bytes.count <= maxKeyLength, count < limit else { return }
+        if (count + 1) * 2 > mask + 1 { grow() }
         let (index, found) = slot(for: bytes, hash: hash)
         guard !found else { return }
-        if (values.count + 1) * 2 > slots.count {
-            grow()
-            store(value, for: bytes, hash: hash)
-            return
-        }
-        slots[index] = Slot(hash: hash, offset: Int32(keyBytes.count), length: Int32(bytes.count), value: Int32(values.count))
-        keyBytes.append(contentsOf: bytes)
-        values.append(value)
+        if keyCount + bytes.count > keyCapacity { keyBytes = ByteStringCache.enlarged(keyBytes, count: keyCount, to: &keyCapacity, atLeast: keyCount + bytes.count) }
+        if count == valueCapacity { values = ByteStringCache.enlarged(values, count: count, to: &valueCapacity, atLeast: count + 1) }
+        if let base = bytes.baseAddress { (keyBytes + keyCount).initialize(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
+        slots[index] = Slot(hash: hash, offset: Int32(keyCount), length: Int32(bytes.count), value: Int32(count))
+        (values + count).initialize(to: value)
+        keyCount += bytes.count
+        count += 1
     }
 
     /// Twice the slots, each entry moved to its place in them.
-    private mutating func grow() {
+    private func grow() {
         let old = slots
-        slots = Array(repeating: Slot(), count: old.count * 2)
-        let mask = slots.count - 1
-        for slot in old where slot.length >= 0 {
-            var index = Int(slot.hash) & mask
-            while slots[index].length >= 0 { index = (index + 1) & mask }
-            slots[index] = slot
+        let oldCount = mask + 1
+        let slotCount = oldCount * 2
+        let new = UnsafeMutablePointer<Slot>.allocate(capacity: slotCount)
+        new.initialize(repeating: Slot(), count: slotCount)
+        let newMask = slotCount - 1
+        for slot in UnsafeBufferPointer(start: old, count: oldCount) where slot.length >= 0 {
+            var index = Int(slot.hash) & newMask
+            while new[index].length >= 0 { index = (index + 1) & newMask }
+            new[index] = slot
         }
+        old.deallocate()
+        slots = new
+        mask = newMask
+    }
+
+    /// `elements`' first `count` moved to new memory of at least twice `capacity` and `needed`, which `capacity` becomes.
+    private static func enlarged<Element>(_ elements: UnsafeMutablePointer<Element>, count: Int, to capacity: inout Int,
+                                          atLeast needed: Int) -> UnsafeMutablePointer<Element> {
+        capacity = max(capacity * 2, needed)
+        let moved = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
+        moved.moveInitialize(from: elements, count: count)
+        elements.deallocate()
+        return moved
     }
 
     /// The slot holding `bytes`, or the empty slot where they would go.
     @inline(__always)
     private func slot(for bytes: UnsafeRawBufferPointer, hash: UInt32) -> (index: Int, found: Bool) {
-        let mask = slots.count - 1
+        let slots = self.slots, mask = self.mask
         var index = Int(hash) & mask
         while true {
             let slot = slots[index]
@@ -87,7 +128,7 @@ struct ByteStringCache<Value> {
 
     private func matches(_ slot: Slot, _ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress, slot.length > 0 else { return true }
-        return keyBytes.withUnsafeBytes { memcmp($0.baseAddress! + Int(slot.offset), base, bytes.count) == 0 }
+        return RawBytes.equal(keyBytes + Int(slot.offset), base, count: bytes.count)
     }
 }
 
@@ -117,7 +158,3 @@ enum ByteHash {
         return UInt32(truncatingIfNeeded: hash)
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

@@ -13,6 +13,11 @@ protocol EventReceiver: AnyObject {
 /// line gets one disposition in the input's summary (a lifecycle event, a marker or UIKit notice, other logging,
 /// blank, unread, or skipped), and each lifecycle message becomes an `Event` value for the receiver. The line observer
 /// (`lctrace lines`) is told how each line was read.
+///
+/// The properties changed on every line are never changed across a call (a dictionary's or array's growth, a
+/// parser), so that the optimizer can prove their accesses exclusive and drop the run-time checks: the skipped
+/// lines' dictionary and the unread lines are changed outside the summary (`countSkipped`, `noteUnread`), the id and
+/// time memories are changed in local copies, and whether a JSON object is open is kept apart from the assembler.
 final class EventReader {
     let name: String
     private let recognizer: LineHeaderRecognizer
@@ -30,6 +35,8 @@ final class EventReader {
     private let forcedFormat: String?
     /// Finds `log show`/`log stream` JSON entries among the lines, with the automatic choice of format only.
     private var json = LogJSONAssembler()
+    /// `json.collecting`, looked at on every line.
+    private var jsonIsOpen = false
     private let readsJSON: Bool
     /// The format of the first line with a header, or the style of the first JSON entry: the input's format.
     private var firstFormat: String?
@@ -67,14 +74,16 @@ final class EventReader {
             }
         }
         try reader.forEachLine { line, truncated in try take(line, truncated: truncated) }
-        replay(json.finish())
+        let unfinished = json.finish()
+        jsonIsOpen = false
+        replay(unfinished)
         if forcedFormat == nil, let firstFormat { summary.format = firstFormat }
         summary.bytes = reader.bytesRead
     }
 
     private func take(_ line: UnsafeRawBufferPointer, truncated: Bool) throws(InputError) {
         lineNumber += 1
-        let tookAsJSON = readsJSON && (json.collecting || LogJSONAssembler.mayStartObject(line)) && takeJSON(line, truncated: truncated)
+        let tookAsJSON = readsJSON && (jsonIsOpen || LogJSONAssembler.mayStartObject(line)) && takeJSON(line, truncated: truncated)
         if !tookAsJSON { process(line, truncated: truncated) }
         if regexLimitRun > 0 {
             if regexLimitLine != lineNumber {
@@ -87,14 +96,16 @@ final class EventReader {
 
     /// Counts a line whose match PCRE2 abandoned.
     private func countRegexLimit() {
-        summary.skipped[.regexLimit, default: 0] += 1
+        countSkipped(.regexLimit)
         if regexLimitLine != lineNumber { regexLimitRun += 1 }
         regexLimitLine = lineNumber
     }
 
     /// Hands the line to the JSON assembler; returns false when it is to be read as an ordinary line.
     private func takeJSON(_ line: UnsafeRawBufferPointer, truncated: Bool) -> Bool {
-        switch json.take(line, number: lineNumber, truncated: truncated) {
+        let step = json.take(line, number: lineNumber, truncated: truncated)
+        jsonIsOpen = json.collecting
+        switch step {
         case .ordinary:
             return false
         case .held:
@@ -119,7 +130,7 @@ final class EventReader {
     }
 
     private func countStructure(_ style: LogJSONStyle?) {
-        summary.skipped[.jsonStructure, default: 0] += 1
+        countSkipped(.jsonStructure)
         if observer != nil { observed.format = style?.rawValue }
     }
 
@@ -166,12 +177,12 @@ final class EventReader {
 
     private func read(_ line: UnsafeRawBufferPointer) {
         if LineBytes.isBlank(line) {
-            summary.skipped[.blank, default: 0] += 1
+            countSkipped(.blank)
             return
         }
         do {
             guard try readRecord(line, from: 0) else {
-                summary.skipped[.unrecognized, default: 0] += 1
+                countSkipped(.unrecognized)
                 return
             }
             summary.parsedLines += 1
@@ -239,13 +250,17 @@ final class EventReader {
     /// Makes the message into an event and hands it to the receiver; returns whether it took it.
     @inline(__always)
     private func hand(_ message: consuming CallbackMessage, header: LineHeader, line: UnsafeRawBufferPointer) -> Bool {
+        var ids = self.ids
         let (pid, thread) = ids.read(line, pid: header.pid, tid: header.tid)
+        self.ids = ids
         var time = TimeText()
         var micros: Int64?
         if let range = header.time {
             let bytes = UnsafeRawBufferPointer(rebasing: line[range])
             time = TimeText(bytes)
+            var timestamps = self.timestamps
             micros = timestamps.microseconds(bytes)
+            self.timestamps = timestamps
             if micros == nil { summary.unreadTimes += 1 }
         }
         let event = Event(line: lineNumber, micros: micros, time: time, pid: pid,
@@ -285,7 +300,19 @@ final class EventReader {
         guard summary.unread.count < InputSummary.unreadLinesKept else { return }
         var text = String(decoding: line, as: UTF8.self)
         if text.count > 200 { text = String(text.prefix(200)) + "…" }
-        summary.unread.append(UnreadLine(input: name, line: lineNumber, text: text, reason: reason))
+        var unread = summary.unread
+        summary.unread = []
+        unread.append(UnreadLine(input: name, line: lineNumber, text: text, reason: reason))
+        summary.unread = unread
+    }
+
+    /// Counts a skipped line. The dictionary is taken out of the summary while it changes (and keeps its storage,
+    /// then referenced once), so that no access to the summary spans its hashing and growth.
+    private func countSkipped(_ reason: SkipReason) {
+        var skipped = summary.skipped
+        summary.skipped = [:]
+        skipped[reason, default: 0] += 1
+        summary.skipped = skipped
     }
 }
 

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A file read as `tail -F` reads it (`--follow`): on at its end as it grows; from its start again when it is
 /// truncated; when its path is renamed away and made again (log rotation), to the end of the old file and then from
 /// the start of the new one. A path that does not exist yet, or no longer does after a rotation, is waited for. The
@@ -62,7 +56,7 @@ final class FollowedFile {
     }
 
     deinit {
-        if ownsDescriptor, fd >= 0 { _ = close(fd) }
+        if ownsDescriptor, fd >= 0 { FileDescriptorIO.close(fd) }
     }
 
     /// Reads up to `count` bytes into `pointer`, waiting until there are some, the file starts again, or a stop is
@@ -84,19 +78,22 @@ final class FollowedFile {
                 pause()
                 continue
             }
-            let read = readSome(into: pointer, count: count)
+            let read: Int
+            do {
+                read = try FileDescriptorIO.read(fd, into: pointer, count: count)
+            } catch where error.isInterrupted {
+                continue
+            } catch {
+                throw InputError.readFailed(reason: error.description)
+            }
             if read > 0 {
                 offset += read
                 return .bytes(read)
             }
-            if read < 0 {
-                if errno == EINTR { continue }
-                throw InputError.readFailed(reason: String(cString: strerror(errno)))
-            }
             // At the end of what the file holds now.
-            if let size = FileIdentity.size(descriptor: fd), size < offset {
+            if let size = FileStatus(fileDescriptor: fd)?.regularFileSize, size < offset {
                 say("file truncated; reading from the start")
-                _ = lseek(fd, 0, SEEK_SET)
+                FileDescriptorIO.rewind(fd)
                 offset = 0
                 return .restarted
             }
@@ -105,12 +102,12 @@ final class FollowedFile {
                     lastWaitingNotice = nil
                     if now != identity {
                         // Rotated: what was written to the old file until now is read first.
-                        let more = readSome(into: pointer, count: count)
+                        let more = (try? FileDescriptorIO.read(fd, into: pointer, count: count)) ?? 0
                         if more > 0 {
                             offset += more
                             return .bytes(more)
                         }
-                        if ownsDescriptor { _ = close(fd) }
+                        if ownsDescriptor { FileDescriptorIO.close(fd) }
                         fd = -1
                         replaced = true
                         continue
@@ -129,11 +126,12 @@ final class FollowedFile {
     /// another reason not to open it is an input error then, and is waited out only after a rotation.
     private func openPath() throws -> Bool {
         guard let path else { return false }
-        let opened = open(path, O_RDONLY)
-        guard opened >= 0 else {
-            let error = errno
-            let reason = String(cString: strerror(error))
-            if error != ENOENT {
+        let opened: Int32
+        do {
+            opened = try FileDescriptorIO.openForReading(path)
+        } catch {
+            let reason = error.description
+            if !error.isNoSuchFile {
                 guard identity != nil else { throw InputError.cannotOpen(path: path, reason: reason) }
                 waiting("cannot open: \(reason); waiting for it")
             } else if identity == nil {
@@ -144,7 +142,7 @@ final class FollowedFile {
             return false
         }
         guard let openedIdentity = FileIdentity(descriptor: opened), !openedIdentity.isDirectory else {
-            _ = close(opened)
+            FileDescriptorIO.close(opened)
             guard identity != nil else { throw InputError.isDirectory(path: path) }
             waiting("is a directory; waiting for a file")
             return false
@@ -153,14 +151,6 @@ final class FollowedFile {
         identity = openedIdentity
         offset = 0
         return true
-    }
-
-    private func readSome(into pointer: UnsafeMutablePointer<UInt8>, count: Int) -> Int {
-        #if canImport(Glibc)
-        Glibc.read(fd, pointer, count)
-        #else
-        Darwin.read(fd, pointer, count)
-        #endif
     }
 
     private func say(_ message: String) { notice?("\(name): \(message)") }
@@ -173,7 +163,7 @@ final class FollowedFile {
 
     /// Waits before looking again (a signal ends the wait early).
     private func pause() {
-        if !StopRequest.isRequested { usleep(FollowedFile.pollMicroseconds) }
+        if !StopRequest.isRequested { Sleep.pause(microseconds: FollowedFile.pollMicroseconds) }
     }
 }
 
@@ -184,27 +174,18 @@ struct FileIdentity: Equatable {
     var isDirectory: Bool
 
     init?(descriptor fd: Int32) {
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return nil }
-        self.init(info)
+        guard let status = FileStatus(fileDescriptor: fd) else { return nil }
+        self.init(status)
     }
 
     init?(path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        self.init(info)
+        guard let status = FileStatus(path: path) else { return nil }
+        self.init(status)
     }
 
-    private init(_ info: stat) {
-        device = UInt64(truncatingIfNeeded: info.st_dev)
-        inode = UInt64(truncatingIfNeeded: info.st_ino)
-        isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
-    }
-
-    /// The size of the open file, when it is a regular file.
-    static func size(descriptor fd: Int32) -> Int? {
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return Int(info.st_size)
+    private init(_ status: FileStatus) {
+        device = status.device
+        inode = status.inode
+        isDirectory = status.kind == .directory
     }
 }

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Hand-written matchers for the commonest line headers and message forms: the fast path. Each decides exactly what
 /// its PCRE2 pattern (in `LineFormat` and `MessageParser`, which stay the definition) would match on the same bytes,
 /// or says it cannot tell and leaves the line to PCRE2; `HandParserTests` holds the two paths to the same results.
@@ -159,7 +153,7 @@ struct RememberedBytes {
         guard count == self.count, count > 0 else { return false }
         return withUnsafeBytes(of: storage) { stored in
             let remembered = stored.baseAddress!
-            guard count >= 8 else { return memcmp(remembered, bytes, count) == 0 }
+            guard count >= 8 else { return RawBytes.equal(remembered, bytes, count: count) }
             var offset = 0
             while offset + 8 < count {
                 guard remembered.loadUnaligned(fromByteOffset: offset, as: UInt64.self)

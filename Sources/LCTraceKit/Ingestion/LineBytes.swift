@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Byte-level helpers for reading a line: white space, trimming, finding a fixed string.
 enum LineBytes {
     @inline(__always)
@@ -35,26 +29,26 @@ enum LineBytes {
     @inline(__always)
     static func has(_ bytes: UnsafeRawBufferPointer.SubSequence, prefix: StaticString) -> Bool {
         guard bytes.count >= prefix.utf8CodeUnitCount, let base = bytes.base.baseAddress else { return false }
-        return memcmp(base + bytes.startIndex, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0
+        return RawBytes.equal(base + bytes.startIndex, prefix.utf8Start, count: prefix.utf8CodeUnitCount)
     }
 
     /// Whether `byte` occurs in `bytes`.
     @inline(__always)
     static func contains(_ byte: UInt8, in bytes: UnsafeRawBufferPointer.SubSequence) -> Bool {
         guard let base = bytes.base.baseAddress, !bytes.isEmpty else { return false }
-        return memchr(base + bytes.startIndex, Int32(byte), bytes.endIndex - bytes.startIndex) != nil
+        return RawBytes.firstOffset(of: byte, in: base + bytes.startIndex, count: bytes.endIndex - bytes.startIndex) != nil
     }
 
     /// Where `needle` starts in `bytes` (the first place, or the last), or nil.
     static func find(_ needle: StaticString, in bytes: UnsafeRawBufferPointer.SubSequence, last: Bool = false) -> Int? {
         let count = needle.utf8CodeUnitCount
         guard bytes.count >= count, let base = bytes.base.baseAddress else { return nil }
-        let first = Int32(needle.utf8Start.pointee)
+        let first = needle.utf8Start.pointee
         var found: Int?
         var from = bytes.startIndex
-        while from + count <= bytes.endIndex, let hit = memchr(base + from, first, bytes.endIndex - count + 1 - from) {
-            let index = base.distance(to: UnsafeRawPointer(hit))
-            if memcmp(base + index, needle.utf8Start, count) == 0 {
+        while from + count <= bytes.endIndex, let hit = RawBytes.firstOffset(of: first, in: base + from, count: bytes.endIndex - count + 1 - from) {
+            let index = from + hit
+            if RawBytes.equal(base + index, needle.utf8Start, count: count) {
                 found = index
                 if !last { break }
             }

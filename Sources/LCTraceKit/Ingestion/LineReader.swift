@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Reads a file descriptor in large chunks and hands out its lines as byte buffers, without ever holding the
 /// whole input: memory is one chunk plus the longest kept line. Lines end at `\n`, `\r\n` or a lone `\r` (old Mac
 /// OS files); the last line may lack its line break. A line longer than `maxLineBytes` is cut to that length (the rest is
@@ -94,8 +88,8 @@ public final class LineReader {
 
         while true {
             var newline = end
-            if let found = memchr(buffer + scanFrom, 0x0A, end - scanFrom) {
-                newline = buffer.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            if let found = RawBytes.firstOffset(of: 0x0A, in: buffer + scanFrom, count: end - scanFrom) {
+                newline = scanFrom + found
             }
             let lineEnd: Int, next: Int
             if newline < carriageReturn {
@@ -126,7 +120,7 @@ public final class LineReader {
                 // Make room: move the partial line to the front, then read more.
                 if start > 0 {
                     let pending = end - start
-                    if pending > 0 { memmove(buffer, buffer + start, pending) }
+                    if pending > 0 { RawBytes.move(pending, from: buffer + start, to: buffer) }
                     bufferOffset += start
                     end = pending
                     scanFrom -= start
@@ -161,8 +155,8 @@ public final class LineReader {
     /// The offset of the first `\r` in `from..<to`, or `to`.
     @inline(__always)
     private func firstCarriageReturn(from: Int, to: Int) -> Int {
-        guard let found = memchr(buffer + from, 0x0D, to - from) else { return to }
-        return buffer.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        guard let found = RawBytes.firstOffset(of: 0x0D, in: buffer + from, count: to - from) else { return to }
+        return from + found
     }
 
     @inline(__always)
@@ -209,22 +203,22 @@ public final class LineReader {
         }
         while true {
             let count: Int
-            if let offset = nextOffset, let endOffset {
-                count = pread(fd, pointer, Swift.min(max, endOffset - offset), off_t(offset))
-                if count > 0 { nextOffset = offset + count }
-            } else {
-                count = read(fd, pointer, max)
-            }
-            if count >= 0 {
-                bytesRead += count
-                onRead?(bytesRead)
-                return count
-            }
-            if errno == EINTR {
+            do {
+                if let offset = nextOffset, let endOffset {
+                    count = try FileDescriptorIO.read(fd, into: pointer, count: Swift.min(max, endOffset - offset), atOffset: offset)
+                    if count > 0 { nextOffset = offset + count }
+                } else {
+                    count = try FileDescriptorIO.read(fd, into: pointer, count: max)
+                }
+            } catch where error.isInterrupted {
                 if StopRequest.isRequested { return 0 }  // SIGINT/SIGTERM: end of input
                 continue
+            } catch {
+                throw InputError.readFailed(reason: error.description)
             }
-            throw InputError.readFailed(reason: String(cString: strerror(errno)))
+            bytesRead += count
+            onRead?(bytesRead)
+            return count
         }
     }
 }
@@ -272,8 +266,8 @@ struct NewlineCounter {
             total += NewlineCounter.newlines(in: UnsafeRawBufferPointer(start: buffer + from, count: to - from))
             // A log with `\r` in it is rare: one search of the chunk finds there is none.
             var at = from
-            while at < to, let found = memchr(buffer + at, 0x0D, to - at) {
-                let index = buffer.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            while at < to, let found = RawBytes.firstOffset(of: 0x0D, in: buffer + at, count: to - at) {
+                let index = at + found
                 if try isLoneCarriageReturn(at: index) { total += 1 }
                 at = index + 1
             }
@@ -288,14 +282,14 @@ struct NewlineCounter {
         while try fill() {
             let from = position - bufferOffset
             var newline = bufferCount
-            if let found = memchr(buffer + from, 0x0A, bufferCount - from) {
-                newline = buffer.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            if let found = RawBytes.firstOffset(of: 0x0A, in: buffer + from, count: bufferCount - from) {
+                newline = from + found
             }
             // A `\r` before it ends a line when it is alone (if not, the `\n` after it is the one found, or the
             // first byte of the next chunk).
             var at = from
-            while at < newline, let found = memchr(buffer + at, 0x0D, newline - at) {
-                let index = buffer.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            while at < newline, let found = RawBytes.firstOffset(of: 0x0D, in: buffer + at, count: newline - at) {
+                let index = at + found
                 if try isLoneCarriageReturn(at: index) {
                     position = bufferOffset + index + 1
                     return bufferOffset + index
@@ -317,10 +311,14 @@ struct NewlineCounter {
         // The next byte is past the chunk: look at the file.
         var byte: UInt8 = 0
         while true {
-            let count = pread(fd, &byte, 1, off_t(bufferOffset + index + 1))
-            if count >= 0 { return count == 0 || byte != 0x0A }
-            if errno == EINTR { continue }
-            throw InputError.readFailed(reason: String(cString: strerror(errno)))
+            do {
+                let count = try FileDescriptorIO.read(fd, into: &byte, count: 1, atOffset: bufferOffset + index + 1)
+                return count == 0 || byte != 0x0A
+            } catch where error.isInterrupted {
+                continue
+            } catch {
+                throw InputError.readFailed(reason: error.description)
+            }
         }
     }
 
@@ -328,18 +326,21 @@ struct NewlineCounter {
     private mutating func fill() throws -> Bool {
         if position >= bufferOffset, position < bufferOffset + bufferCount { return true }
         while true {
-            let count = pread(fd, buffer, capacity, off_t(position))
-            if count > 0 {
-                bufferOffset = position
-                bufferCount = count
-                return true
+            let count: Int
+            do {
+                count = try FileDescriptorIO.read(fd, into: buffer, count: capacity, atOffset: position)
+            } catch where error.isInterrupted {
+                continue
+            } catch {
+                throw InputError.readFailed(reason: error.description)
             }
             if count == 0 {
                 fileSize = position
                 return false
             }
-            if errno == EINTR { continue }
-            throw InputError.readFailed(reason: String(cString: strerror(errno)))
+            bufferOffset = position
+            bufferCount = count
+            return true
         }
     }
 
@@ -349,9 +350,9 @@ struct NewlineCounter {
         guard var at = bytes.baseAddress else { return 0 }
         let end = at + bytes.count
         var total = 0
-        while at < end, let found = memchr(at, 0x0A, end - at) {
+        while at < end, let found = RawBytes.firstOffset(of: 0x0A, in: at, count: end - at) {
             total += 1
-            at = UnsafeRawPointer(found) + 1
+            at += found + 1
         }
         return total
     }
@@ -391,11 +392,14 @@ public struct InputSource: Sendable {
     /// Opens the input for reading; the caller closes the descriptor.
     public func openDescriptor() throws(InputError) -> Int32 {
         guard let path else { return 0 }
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
-        var info = stat()
-        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-            close(fd)
+        let fd: Int32
+        do {
+            fd = try FileDescriptorIO.openForReading(path)
+        } catch {
+            throw .cannotOpen(path: path, reason: error.description)
+        }
+        if FileStatus(fileDescriptor: fd)?.kind == .directory {
+            FileDescriptorIO.close(fd)
             throw .isDirectory(path: path)
         }
         return fd

@@ -118,16 +118,21 @@ final class PCRE2HeaderMatcher: LineMatcher {
 /// The hand-written NSLog header matchers (`HandHeader`); they decide every line.
 final class HandHeaderMatcher: LineMatcher {
     private let header: HandHeader
-    /// The last header's process and ids (`HeaderTail`).
-    private var tail = HeaderTail()
+    /// The last header's process and ids (`HeaderTail`), in memory of its own: changed on every line through a
+    /// pointer that never changes, not through a stored property (whose exclusive access would be checked at run time,
+    /// the parse being a call).
+    private let tail = UnsafeMutablePointer<HeaderTail>.allocate(capacity: 1)
 
     init(_ header: HandHeader) {
         self.header = header
+        tail.initialize(to: HeaderTail())
     }
+
+    deinit { tail.deallocate() }
 
     @inline(__always)
     func match(_ line: UnsafeRawBufferPointer, in range: Range<Int>) -> MatchAnswer<LineHeader> {
-        header.parse(line, from: range.lowerBound, tail: &tail).map(MatchAnswer.matched) ?? .notMatched
+        header.parse(line, from: range.lowerBound, tail: &tail.pointee).map(MatchAnswer.matched) ?? .notMatched
     }
 }
 

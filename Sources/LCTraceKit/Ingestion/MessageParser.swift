@@ -59,17 +59,17 @@ public final class MessageParser {
     public static let anonymousClass = "(anonymous)"
     private let anonymousClass: ClassName
     /// Logged selector → its callback and spelling; nil for a selector that is not a callback.
-    private var selectors = ByteStringCache<(callback: Callback, spelling: Spelling)?>()
+    private let selectors = ByteStringCache<(callback: Callback, spelling: Spelling)?>()
     /// Whole message texts already recognised as lifecycle messages, with what they were recognised as (`end`
     /// counted from the message's start): logs repeat the same few hundred callback lines, and one lookup of the
     /// text costs less than matching it. Only messages with no instance named and nothing after them are kept.
     /// Not used when the run matches every message (`MatcherChoice.exactOnly`).
-    private var recognisedMessages = ByteStringCache<RecognisedMessage>()
+    private let recognisedMessages = ByteStringCache<RecognisedMessage>()
     /// Whole message texts already read as ordinary logging, with the reason: apps repeat their own logging as well
     /// (a poll, a cache's statistics), and a line met again is then not searched for a callback again. Kept apart
     /// from `recognisedMessages`, so that the varied text of other lines cannot crowd lifecycle messages out; both
     /// are looked up with one hash of the text.
-    private var otherMessages = ByteStringCache<OtherReason>()
+    private let otherMessages = ByteStringCache<OtherReason>()
     private let remembersMessages: Bool
 
     private struct RecognisedMessage {

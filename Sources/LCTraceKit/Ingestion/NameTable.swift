@@ -55,7 +55,7 @@ final class NameTable {
     private var instanceIDs = Names()
     private var processes = Names()
     /// Logged class (with its module, or mangled) → its name, found again by its bytes without making a String.
-    private var classesByBytes = ByteStringCache<ClassName>()
+    private let classesByBytes = ByteStringCache<ClassName>()
     /// The bytes of the last process name read, and its name: consecutive lines nearly always come from one process.
     private var lastProcess = (bytes: RememberedBytes(), name: ProcessName?.none)
 

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Growable bytes written through a raw pointer: one capacity check per write, and none of an array's
 /// copy-on-write checks. The reports and the output buffer are built in it.
 final class ByteBuffer: @unchecked Sendable {
@@ -37,7 +33,7 @@ final class ByteBuffer: @unchecked Sendable {
     func append(_ bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress else { return }
         if count + bytes.count > capacity { grow(to: count + bytes.count) }
-        memcpy(start + count, source, bytes.count)
+        RawBytes.copy(bytes.count, from: source, to: start + count)
         count += bytes.count
     }
 
@@ -105,7 +101,7 @@ final class ByteBuffer: @unchecked Sendable {
     func insert(_ byte: UInt8, count inserted: Int, at index: Int) {
         precondition(index <= count && inserted >= 0)
         if count + inserted > capacity { grow(to: count + inserted) }
-        memmove(start + index + inserted, start + index, count - index)
+        RawBytes.move(count - index, from: start + index, to: start + index + inserted)
         (start + index).initialize(repeating: byte, count: inserted)
         count += inserted
     }

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// `--format json`: one document, written session by session as sessions close, so its memory is bounded by
 /// the largest session. Findings are listed after the sessions, then the summary; until then they wait in an
 /// unlinked temporary file, so their number does not grow the memory either.
@@ -105,12 +101,8 @@ final class Spool {
     }
 
     private static func unlinkedTemporaryFile() -> Int32? {
-        let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array((directory + "/lctrace-findings-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { return nil }
-        unlink(template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
-        return fd
+        let directory = Environment.value(of: "TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        return TemporaryFile.openUnlinked(in: directory, prefix: "lctrace-findings-")
     }
 
     func append(_ bytes: UnsafeRawBufferPointer) {
@@ -127,11 +119,22 @@ final class Spool {
         guard let fd, !pending.isEmpty else { return }
         var offset = 0
         while offset < pending.count {
-            let written = pending.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else {
+            let written: Int
+            do {
+                written = try pending.withUnsafeBytes { bytes in
+                    Result { () throws(SystemError) in
+                        try FileDescriptorIO.write(fd, from: bytes.baseAddress! + offset, count: bytes.count - offset)
+                    }
+                }.get()
+            } catch where error.isInterrupted {
+                continue
+            } catch {
                 pending.removeFirst(offset)  // those are in the file now
-                return giveUpFile(written == 0 ? "nothing written" : String(cString: strerror(errno)))
+                return giveUpFile(error.description)
+            }
+            guard written > 0 else {
+                pending.removeFirst(offset)
+                return giveUpFile("nothing written")
             }
             offset += written
             fileBytes += written
@@ -144,7 +147,7 @@ final class Spool {
         guard let fd else { return }
         var held = [UInt8](repeating: 0, count: fileBytes)
         let read = readBack(into: &held)
-        close(fd)
+        FileDescriptorIO.close(fd)
         self.fd = nil
         if read == fileBytes {
             pending = held + pending
@@ -159,8 +162,18 @@ final class Spool {
         guard let fd else { return 0 }
         var total = 0
         while total < buffer.count {
-            let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + total, $0.count - total, off_t(total)) }
-            if count < 0, errno == EINTR { continue }
+            let count: Int
+            do {
+                count = try buffer.withUnsafeMutableBytes { bytes in
+                    Result { () throws(SystemError) in
+                        try FileDescriptorIO.read(fd, into: bytes.baseAddress! + total, count: bytes.count - total, atOffset: total)
+                    }
+                }.get()
+            } catch where error.isInterrupted {
+                continue
+            } catch {
+                break
+            }
             guard count > 0 else { break }
             total += count
         }
@@ -178,10 +191,21 @@ final class Spool {
         var chunk = [UInt8](repeating: 0, count: Spool.writeBytes)
         var offset = 0
         while offset < fileBytes {
-            let count = chunk.withUnsafeMutableBytes { pread(fd!, $0.baseAddress!, min($0.count, fileBytes - offset), off_t(offset)) }
-            if count < 0, errno == EINTR { continue }
+            let count: Int
+            do {
+                count = try chunk.withUnsafeMutableBytes { bytes in
+                    Result { () throws(SystemError) in
+                        try FileDescriptorIO.read(fd!, into: bytes.baseAddress!, count: min(bytes.count, fileBytes - offset), atOffset: offset)
+                    }
+                }.get()
+            } catch where error.isInterrupted {
+                continue
+            } catch {
+                output.fail("the findings put aside in a temporary file could not be read back (\(error))")
+                return
+            }
             guard count > 0 else {
-                output.fail("the findings put aside in a temporary file could not be read back (\(String(cString: strerror(errno))))")
+                output.fail("the findings put aside in a temporary file could not be read back (it ended early)")
                 return
             }
             chunk.withUnsafeBytes { output.write(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
@@ -189,5 +213,5 @@ final class Spool {
         }
     }
 
-    deinit { if let fd { close(fd) } }
+    deinit { if let fd { FileDescriptorIO.close(fd) } }
 }

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Writes JSON text straight into bytes, members in the order they are written: pretty-printed (two spaces per
 /// level, from a starting level) or on one line (JSON Lines). `/` is left unescaped. The reports are written with
 /// it directly, so no tree of values is built per item.
@@ -99,7 +95,7 @@ struct JSONWriter {
             if needsComma { room.storeBytes(of: UInt8(ascii: ","), as: UInt8.self); at = 1 }
             if pretty { at += JSONWriter.writeLineBreak(indent: indent, at: room + at) }
             room.storeBytes(of: UInt8(ascii: "\""), toByteOffset: at, as: UInt8.self)
-            memcpy(room + at + 1, name.utf8Start, length)
+            RawBytes.copy(length, from: name.utf8Start, to: room + at + 1)
             at += length + 1
             room.storeBytes(of: UInt8(ascii: "\""), toByteOffset: at, as: UInt8.self)
             room.storeBytes(of: UInt8(ascii: ":"), toByteOffset: at + 1, as: UInt8.self)

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// `--format ndjson`: one JSON object per line, written and flushed as each item completes — `event`,
 /// `transition`, `finding`, `session` (when a session closes) and a final `summary` — each with a `type` field
 /// first and otherwise the field names of the JSON report. Memory does not grow with the input.
@@ -169,7 +165,7 @@ public struct LiveItemLines: Sendable {
             var at = 0
             @inline(__always)
             func literal(_ text: StaticString) {
-                memcpy(start + at, text.utf8Start, text.utf8CodeUnitCount)
+                RawBytes.copy(text.utf8CodeUnitCount, from: text.utf8Start, to: start + at)
                 at += text.utf8CodeUnitCount
             }
             @inline(__always)
@@ -199,7 +195,7 @@ public struct LiveItemLines: Sendable {
             literal(#","offsetMs":"#)
             at += wholeOffset.map { JSONWriter.writeInteger($0, at: start + at) } ?? JSONWriter.writeNull(at: start + at)
             literal(#","callback":"#)
-            memcpy(start + at, callback.baseAddress!, callback.count)
+            RawBytes.copy(callback.count, from: callback.baseAddress!, to: start + at)
             at += callback.count
             literal(#","spelled":"#)
             guard quoted(event.spelled) else { plain = false; return 0 }
@@ -248,7 +244,7 @@ public struct RenderedItem: Sendable {
     init(numbered text: ByteBuffer, from start: Int, head: StaticString) {
         let bytes = text.bytes
         var end = start + head.utf8CodeUnitCount
-        precondition(end < bytes.count && memcmp(bytes.baseAddress! + start, head.utf8Start, head.utf8CodeUnitCount) == 0,
+        precondition(end < bytes.count && RawBytes.equal(bytes.baseAddress! + start, head.utf8Start, count: head.utf8CodeUnitCount),
                      "a rendered item begins with its head")
         while end < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[end]) { end += 1 }
         self.init(head: head, text: text, tail: end..<bytes.count)
@@ -263,10 +259,10 @@ public struct RenderedItem: Sendable {
         let tail = self.tail
         let head = self.head
         output.write(atMost: head.utf8CodeUnitCount + JSONWriter.integerRoom + tail.count) { room in
-            memcpy(room, head.utf8Start, head.utf8CodeUnitCount)
+            RawBytes.copy(head.utf8CodeUnitCount, from: head.utf8Start, to: room)
             var at = head.utf8CodeUnitCount
             at += JSONWriter.writeInteger(Int64(number), at: room + at)
-            if let source = tail.baseAddress { memcpy(room + at, source, tail.count) }
+            if let source = tail.baseAddress { RawBytes.copy(tail.count, from: source, to: room + at) }
             return at + tail.count
         }
     }

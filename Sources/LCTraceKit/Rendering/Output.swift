@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Where a renderer writes: a buffered file descriptor (standard output) or memory (tests).
 public final class Output: TextOutputStream {
     private let fd: Int32?
@@ -62,17 +58,11 @@ public final class Output: TextOutputStream {
         guard let fd, !buffer.isEmpty else { return }
         defer { buffer.removeAll() }
         guard !writeFailed else { return }
-        let bytes = buffer.bytes
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                writeFailed = true
-                fail("cannot write to the output: " + String(cString: strerror(errno)))
-                return
-            }
-            offset += written
+        do {
+            try FileDescriptorIO.writeAll(fd, buffer.bytes)
+        } catch {
+            writeFailed = true
+            fail("cannot write to the output: " + error.description)
         }
     }
 

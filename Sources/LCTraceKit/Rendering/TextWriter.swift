@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Writes the text report's pieces straight into bytes: names, counts, times and durations, styled with ANSI codes
 /// when colour is on. The text report's per-event lines are written with it, so no String is built per line.
 struct TextWriter {

@@ -1,0 +1,77 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Opening, reading, writing and closing files by descriptor. Every call is one system call: a signal that
+/// interrupts one shows as a `SystemError` that `isInterrupted`, and the caller decides whether to call again (a
+/// reader ends at SIGINT or SIGTERM, see `StopRequest`). `writeAll` is the one loop.
+public enum FileDescriptorIO {
+    /// Opens `path` for reading.
+    public static func openForReading(_ path: String) throws(SystemError) -> Int32 {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw .last }
+        return fd
+    }
+
+    /// Opens `path` for writing, made if it does not exist (permissions 0666 less the umask) and emptied if it does.
+    public static func createForWriting(_ path: String) throws(SystemError) -> Int32 {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o666)
+        guard fd >= 0 else { throw .last }
+        return fd
+    }
+
+    public static func close(_ fd: Int32) {
+        _ = closeDescriptor(fd)
+    }
+
+    /// Reads up to `count` bytes at the descriptor's position; 0 at the end of the input.
+    @inline(__always)
+    static func read(_ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int) throws(SystemError) -> Int {
+        let read = readDescriptor(fd, buffer, count)
+        guard read >= 0 else { throw .last }
+        return read
+    }
+
+    /// Reads up to `count` bytes at `offset` of the file, leaving the descriptor's position where it is; 0 at the
+    /// end of the file.
+    @inline(__always)
+    static func read(_ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int, atOffset offset: Int) throws(SystemError) -> Int {
+        let read = pread(fd, buffer, count, off_t(offset))
+        guard read >= 0 else { throw .last }
+        return read
+    }
+
+    /// Writes up to `count` bytes; returns how many it wrote.
+    static func write(_ fd: Int32, from bytes: UnsafeRawPointer, count: Int) throws(SystemError) -> Int {
+        let written = writeDescriptor(fd, bytes, count)
+        guard written >= 0 else { throw .last }
+        return written
+    }
+
+    /// Writes all of `bytes`, calling again after a signal; throws the first other error.
+    public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+        guard let base = bytes.baseAddress else { return }
+        var offset = 0
+        while offset < bytes.count {
+            do {
+                offset += try write(fd, from: base + offset, count: bytes.count - offset)
+            } catch where error.isInterrupted {
+                continue
+            }
+        }
+    }
+
+    /// Moves the descriptor's position back to the start of the file.
+    static func rewind(_ fd: Int32) {
+        _ = lseek(fd, 0, SEEK_SET)
+    }
+}
+
+// The C library's calls by names that FileDescriptorIO's own do not hide.
+private func readDescriptor(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { read(fd, buffer, count) }
+private func writeDescriptor(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(fd, bytes, count) }
+private func closeDescriptor(_ fd: Int32) -> Int32 { close(fd) }

@@ -1,0 +1,129 @@
+import ArgumentParser
+import LCTraceKit
+
+/// The command line: which log to write, and how much of it.
+@main
+struct LogGenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lctrace-loggen",
+        abstract: "Writes a deterministic, realistic lifecycle log to standard output, for the benchmark and the tests.",
+        discussion: """
+            Many app launches, each with launch callbacks, pushes and pops, presents and dismisses, tab switches, \
+            backgrounding, memory warnings and ordinary app logging between them. The same options and seed always \
+            give the same bytes. Standard output must be a file or a pipe, not a terminal.
+
+            Exit status: 0 when the log is written; 1 when standard output takes no more; 2 on a usage error.
+            """)
+
+    @Option(name: .long, help: ArgumentHelp("How much to write: a number of bytes, or with K, M or G (1024, 64K, 100M, 1G).",
+                                            valueName: "size"))
+    var bytes = ByteCount(100 << 20)
+
+    @Option(name: .long, help: "The seed of the random choices.")
+    var seed: UInt64 = 1
+
+    @Option(name: .long, help: "The line format.")
+    var format = Format.nslogClassic
+
+    @Option(name: .long, help: ArgumentHelp("The chance of a line of ordinary app logging after each line, at least 0 and below 1.",
+                                            valueName: "fraction"))
+    var noise = 0.3
+
+    @Option(name: .long, help: ArgumentHelp("""
+        classic: many launches of a shop app, for the benchmark; legal: only sequences UIKit produces, with the hard \
+        cases for telling instances of one class apart; plant: legal traffic with one deviation of each controller \
+        and app rule, each written as `LINE RULE` to the --manifest file.
+        """))
+    var traffic = Traffic.classic
+
+    @Option(name: .long, help: "How lifecycle messages are written (legal and plant traffic).")
+    var style = MessageStyle.arrows
+
+    @Option(name: .long, help: ArgumentHelp("Where plant traffic lists the deviations it planted.", valueName: "file"))
+    var manifest: String?
+
+    /// What kind of log to write.
+    enum Traffic: String, CaseIterable, ExpressibleByArgument {
+        /// Many launches of a shop app, for the benchmark (the format decides the message form).
+        case classic
+        /// Legal traffic with the hard cases for telling instances of one class apart.
+        case legal
+        /// Legal traffic with one deviation of each controller and app rule planted at recorded lines.
+        case plant
+    }
+
+    /// Usage errors and a refused terminal exit with status 2, as lctrace's do.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let code as ExitCode {
+            CurrentProcess.exit(code.rawValue)
+        } catch {
+            // --help and --version print and exit 0; anything else is a usage error.
+            if exitCode(for: error) == .success { exit(withError: error) }
+            StandardStream.error.write(fullMessage(for: error) + "\n")
+            CurrentProcess.exit(2)
+        }
+    }
+
+    func validate() throws {
+        guard noise >= 0, noise < 1 else { throw ValidationError("--noise must be at least 0 and below 1, not \(noise)") }
+    }
+
+    func run() throws {
+        if StandardStream.output.isTerminal {
+            StandardStream.error.write("lctrace-loggen: standard output is a terminal; redirect it to a file or a pipe\n")
+            throw ExitCode(2)
+        }
+        switch traffic {
+        case .classic:
+            var generator = LogGenerator(random: SeededGenerator(state: seed), format: format, noise: noise)
+            generator.run(until: bytes.value)
+        case .legal, .plant:
+            var generator = LegalTraffic(random: SeededGenerator(state: seed), header: LineHeader(format: format, process: "ShopApp"),
+                                         style: style, noise: noise, plant: traffic == .plant)
+            generator.run(until: bytes.value)
+            if let manifest {
+                try writeManifest(generator.planted.map { "\($0.line) \($0.rule.rawValue)\n" }.joined(), to: manifest)
+            }
+        }
+    }
+
+    private func writeManifest(_ text: String, to path: String) throws {
+        var text = text
+        do {
+            let fd = try FileDescriptorIO.createForWriting(path)
+            defer { FileDescriptorIO.close(fd) }
+            try text.withUTF8 { bytes in
+                Result { () throws(SystemError) in try FileDescriptorIO.writeAll(fd, UnsafeRawBufferPointer(bytes)) }
+            }.get()
+        } catch {
+            StandardStream.error.write("lctrace-loggen: cannot write \(path): \(error)\n")
+            throw ExitCode(2)
+        }
+    }
+}
+
+/// A size in bytes, written as a number of bytes or with K, M or G: `1024`, `64K`, `100M`, `1G`.
+struct ByteCount: ExpressibleByArgument {
+    let value: Int
+
+    init(_ value: Int) { self.value = value }
+
+    init?(argument: String) {
+        let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        if let last = argument.last, let unit = units[last] {
+            guard let count = Int(argument.dropLast()) else { return nil }
+            value = count * unit
+        } else {
+            guard let count = Int(argument) else { return nil }
+            value = count
+        }
+    }
+
+    var defaultValueDescription: String { "100M" }
+}
+
+extension Format: ExpressibleByArgument {}
+extension MessageStyle: ExpressibleByArgument {}
