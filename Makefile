@@ -4,6 +4,7 @@
 #     make build
 #     sudo make install                  # /usr/local/bin/lctrace
 #     make install PREFIX=$HOME/.local   # ~/.local/bin/lctrace
+#     make man && make install-man       # the manual page, lctrace.1, to $(PREFIX)/share/man/man1
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -12,7 +13,10 @@ BINDIR = $(DESTDIR)$(PREFIX)/bin
 # SwiftPM keeps a link to the release products of the host's triple here, on Linux and macOS alike.
 RELEASE_BINARY = .build/release/lctrace
 
-.PHONY: build install uninstall test
+MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
+MANPAGE = .build/man/lctrace.1
+
+.PHONY: build install uninstall test man install-man
 
 build:
 	$(SWIFT) build -c release --product lctrace
@@ -25,7 +29,19 @@ install: $(RELEASE_BINARY)
 	install -m 755 "$(RELEASE_BINARY)" "$(BINDIR)/lctrace"
 
 uninstall:
-	rm -f "$(BINDIR)/lctrace"
+	rm -f "$(BINDIR)/lctrace" "$(MANDIR)/lctrace.1"
+
+# The manual page, from the same help text as --help, by swift-argument-parser's generate-manual plugin.
+man:
+	mkdir -p .build/man
+	$(SWIFT) package --allow-writing-to-package-directory generate-manual --output-directory .build/man
+
+install-man: $(MANPAGE)
+	install -d "$(MANDIR)"
+	install -m 644 "$(MANPAGE)" "$(MANDIR)/lctrace.1"
+
+$(MANPAGE):
+	$(MAKE) man
 
 test:
 	$(SWIFT) test

@@ -1,7 +1,4 @@
 import LCTraceKit
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// One pass over the inputs into every report asked for: what `analyze` and `check` share.
 struct AnalysisRun {
@@ -26,8 +23,8 @@ struct AnalysisRun {
         // Live: the input keeps flowing (a pipe or terminal on stdin, or --follow), so output is flushed as it is decided.
         let readsStandardInput = sources.contains { $0.name == InputSource.standardInput.name }
         let live = input.follow || (readsStandardInput && regularFileSize(.standardInput) == nil)
-        if readsStandardInput, !input.quiet, isatty(STDIN_FILENO) == 1 {
-            StandardError.write("lctrace: reading a log from standard input (end it with Ctrl-D; lctrace --help for more)\n")
+        if readsStandardInput, !input.quiet, StandardStream.input.isTerminal {
+            StandardStream.error.write("lctrace: reading a log from standard input (end it with Ctrl-D; lctrace --help for more)\n")
         }
 
         var settings = Reporter.Settings()
@@ -47,7 +44,7 @@ struct AnalysisRun {
             let output = path.map(openOutput) ?? Output.standardOutput()
             settings.color = path == nil && useColor()
             let stepSummary = request.reporter == .githubActions ? stepSummaryOutput() : nil
-            if let stepSummary { outputs.append((stepSummary, ProcessEnvironment.value("GITHUB_STEP_SUMMARY"))) }
+            if let stepSummary { outputs.append((stepSummary, Environment.value(of: "GITHUB_STEP_SUMMARY"))) }
             outputs.append((output, path))
             renderers.append(request.reporter.renderer(output: output, settings: settings, stepSummary: stepSummary))
         }
@@ -67,7 +64,7 @@ struct AnalysisRun {
             fail(oneLine("--pattern: \(error)"))
         }
         let statistics = RunStatistics()
-        let reportOnTerminal = outputs.contains { $0.path == nil } && isatty(STDOUT_FILENO) == 1
+        let reportOnTerminal = outputs.contains { $0.path == nil } && StandardStream.output.isTerminal
         let progress = !input.quiet && ProgressLine.wanted(reportOnTerminal: reportOnTerminal)
             ? ProgressLine(total: sources.reduce(0) { $0 + (regularFileSize($1) ?? 0) }) : nil
         ProgressLine.current = progress
@@ -75,10 +72,10 @@ struct AnalysisRun {
         let quiet = input.quiet
         analyzer.notice = { message in
             progress?.clear()
-            if !quiet { StandardError.write("lctrace: \(message)\n") }
+            if !quiet { StandardStream.error.write("lctrace: \(message)\n") }
         }
         do {
-            try analyzer.analyze(sources, jobs: input.jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+            try analyzer.analyze(sources, jobs: input.jobs ?? Processors.onlineCount)
         } catch {
             for (output, _) in outputs { output.flush() }
             fail("\(error)")
@@ -93,7 +90,7 @@ struct AnalysisRun {
             output.write(recorder.baseline.json)
             finishWriting(output, to: path)
         }
-        if input.stats { StandardError.write(statistics.report(summary)) }
+        if input.stats { StandardStream.error.write(statistics.report(summary)) }
         return summary
     }
 
@@ -103,7 +100,7 @@ struct AnalysisRun {
 
     /// GitHub's job summary file, appended to, when the job has one.
     private func stepSummaryOutput() -> Output? {
-        guard let path = ProcessEnvironment.value("GITHUB_STEP_SUMMARY"), !path.isEmpty else { return nil }
+        guard let path = Environment.value(of: "GITHUB_STEP_SUMMARY"), !path.isEmpty else { return nil }
         do { return try Output(path: path, appending: true) } catch { fail("\(error)") }
     }
 
@@ -111,12 +108,7 @@ struct AnalysisRun {
         switch report.color {
         case .always: return true
         case .never: return false
-        case .auto: return (ProcessEnvironment.value("NO_COLOR") ?? "").isEmpty && isatty(STDOUT_FILENO) == 1
+        case .auto: return (Environment.value(of: "NO_COLOR") ?? "").isEmpty && StandardStream.output.isTerminal
         }
     }
-}
-
-/// The process's environment variables.
-enum ProcessEnvironment {
-    static func value(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 }

@@ -31,7 +31,7 @@ struct Check: ParsableCommand {
 
     /// xcode, or github-actions when run by GitHub Actions.
     static var fallback: [ReporterRequest] {
-        [ReporterRequest(ProcessEnvironment.value("GITHUB_ACTIONS") == "true" ? .githubActions : .xcode)]
+        [ReporterRequest(Environment.value(of: "GITHUB_ACTIONS") == "true" ? .githubActions : .xcode)]
     }
 
     func run() throws {
@@ -39,10 +39,10 @@ struct Check: ParsableCommand {
                                   requests: try report.requests(fallback: Check.fallback), includeEvents: false,
                                   failureSeverity: failOn.severity ?? .error).run()
         let failing = failOn.severity.map { summary.findings(atLeast: $0) } ?? 0
-        if !input.quiet { StandardError.write("lctrace: " + Check.summaryLine(summary) + "\n") }
+        if !input.quiet { StandardStream.error.write("lctrace: " + Check.summaryLine(summary) + "\n") }
         if failing > 0, let threshold = failOn.severity {
             let counted = threshold == .error ? plural(failing, "error") : plural(failing, "finding") + " of warning severity or more"
-            StandardError.write("lctrace: \(counted) reach\(failing == 1 ? "es" : "") --fail-on \(threshold.rawValue)\n")
+            StandardStream.error.write("lctrace: \(counted) reach\(failing == 1 ? "es" : "") --fail-on \(threshold.rawValue)\n")
             throw ExitCode(ExitStatus.findingsAtThreshold)
         }
     }

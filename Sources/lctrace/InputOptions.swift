@@ -1,8 +1,5 @@
 import ArgumentParser
 import LCTraceKit
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// What to read and how: shared by `analyze` and `check`.
 struct InputOptions: ParsableArguments {
@@ -43,8 +40,8 @@ struct InputOptions: ParsableArguments {
 func readableSources(_ inputs: [String], missingAllowed: Bool = false) -> [InputSource] {
     let sources = inputs.isEmpty ? [InputSource.standardInput] : inputs.map(InputSource.file)
     for source in sources where source.name != InputSource.standardInput.name {
-        if missingAllowed, let path = source.path, access(path, F_OK) != 0, errno == ENOENT { continue }
-        do { close(try source.openDescriptor()) } catch { fail("\(error)") }
+        if missingAllowed, let path = source.path, FileStatus.isMissing(atPath: path) { continue }
+        do { FileDescriptorIO.close(try source.openDescriptor()) } catch { fail("\(error)") }
     }
     return sources
 }
@@ -52,13 +49,8 @@ func readableSources(_ inputs: [String], missingAllowed: Bool = false) -> [Input
 /// The size of an input that is a regular file (standard input included, when redirected from one); nil for a
 /// pipe, a terminal or anything else.
 func regularFileSize(_ source: InputSource) -> Int? {
-    var info = stat()
-    if let path = source.path {
-        guard stat(path, &info) == 0 else { return nil }
-    } else {
-        guard fstat(STDIN_FILENO, &info) == 0 else { return nil }
-    }
-    return (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
+    let status = source.path.map { FileStatus(path: $0) } ?? FileStatus(fileDescriptor: StandardStream.input.fileDescriptor)
+    return status?.regularFileSize
 }
 
 /// `--line-format` and `--pattern`.
@@ -133,7 +125,7 @@ struct RuleOptions: ParsableArguments {
     func settings() -> (RuleSettings, String?) {
         var settings = RuleSettings()
         var path = config
-        if path == nil, !noConfig, access(ConfigFile.defaultName, F_OK) == 0 { path = ConfigFile.defaultName }
+        if path == nil, !noConfig, FileStatus.exists(atPath: ConfigFile.defaultName) { path = ConfigFile.defaultName }
         if let path {
             do {
                 try ConfigFile.load(path: path).apply(to: &settings)

@@ -1,8 +1,5 @@
 import ArgumentParser
 import LCTraceKit
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Exit codes (documented in the README): 0 the run completed; 1 a finding reached the `--fail-on` severity;
 /// 2 a usage error or an input that could not be read.
@@ -58,7 +55,7 @@ struct LCTrace: ParsableCommand {
 enum MistypedCommand {
     static func check(_ arguments: [String], commands: [String]) -> String? {
         guard let first = arguments.first, !first.hasPrefix("-"), !first.contains("/"), !first.contains("."),
-              !commands.contains(first), first != "help", access(first, F_OK) != 0 else { return nil }
+              !commands.contains(first), first != "help", !FileStatus.exists(atPath: first) else { return nil }
         let near = commands.filter { distance(first.lowercased(), $0) <= ($0.count >= 5 ? 2 : 1) }
         guard let nearest = near.min(by: { distance(first, $0) < distance(first, $1) }) else { return nil }
         return "unknown command '\(oneLine(first))'; did you mean '\(nearest)'? (no log file of that name exists either)"
@@ -100,18 +97,10 @@ func finishWriting(_ output: Output, to destination: String? = nil) {
 /// Says what went wrong on stderr and exits with status 2.
 func fail(_ message: String) -> Never {
     ProgressLine.current?.clear()
-    StandardError.write("lctrace: \(message)\n")
+    StandardStream.error.write("lctrace: \(message)\n")
     exitProcess(ExitStatus.usageOrInput)
 }
 
 func exitProcess(_ status: Int32) -> Never {
-    Glibc.exit(status)
-}
-
-/// Unbuffered writes to standard error.
-enum StandardError {
-    static func write(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in _ = Glibc.write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
-    }
+    CurrentProcess.exit(status)
 }

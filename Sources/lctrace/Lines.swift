@@ -1,8 +1,5 @@
 import ArgumentParser
 import LCTraceKit
-#if canImport(Glibc)
-import Glibc
-#endif
 
 struct Lines: ParsableCommand {
     static let configuration = CommandConfiguration(

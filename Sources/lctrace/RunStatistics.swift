@@ -1,48 +1,36 @@
-import Dispatch
 import LCTraceKit
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `--stats`: throughput and peak memory on stderr at the end of the run.
 struct RunStatistics {
-    private let start = RunStatistics.now()
-
-    static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
-
-    /// Peak resident memory of the process so far, in bytes.
-    static func peakResidentBytes() -> Int {
-        var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        return usage.ru_maxrss * 1024
-    }
+    private let start = MonotonicClock.seconds()
 
     func report(_ summary: RunSummary) -> String {
-        let seconds = max(RunStatistics.now() - start, 1e-9)
+        let seconds = max(MonotonicClock.seconds() - start, 1e-9)
         let bytes = summary.inputs.reduce(0) { $0 + $1.bytes }
         return "lctrace: \(summary.lines) lines, \(megabytes(bytes)) MB in \(fixed(seconds, 2)) s: "
             + "\(Int(Double(summary.lines) / seconds)) lines/s, \(fixed(Double(bytes) / 1e6 / seconds, 1)) MB/s, "
-            + "peak memory \(fixed(Double(RunStatistics.peakResidentBytes()) / 1_048_576, 1)) MiB\n"
+            + "peak memory \(fixed(Double(CurrentProcess.peakResidentBytes()) / 1_048_576, 1)) MiB\n"
     }
 
     private func megabytes(_ bytes: Int) -> String { fixed(Double(bytes) / 1e6, 1) }
 }
 
 /// A progress line on stderr (bytes read, rate, ETA) when the inputs' regular files come to 64 MiB or more and
-/// stderr is a terminal; never in pipes or CI. One line for the whole run: with several inputs read at once, their
-/// bytes are added up from every thread that reads them.
-final class ProgressLine: @unchecked Sendable {
+/// stderr is a terminal that no report is printed to; never in pipes or CI. One line for the whole run: with several
+/// inputs read at once, their bytes are added up from every thread that reads them. It is cleared before any other
+/// message, at the end of the reading (which SIGINT and SIGTERM end too), and before a failure is reported.
+final class ProgressLine: Sendable {
     static let threshold = 64 << 20
     private let total: Int
-    private let lock = DispatchSemaphore(value: 1)
-    private var bytesRead = 0
-    private var lastDraw = 0.0
-    private let started = RunStatistics.now()
-    private var drawn = false
+    private let started = MonotonicClock.seconds()
+
+    private struct Drawing {
+        var bytesRead = 0
+        var lastDraw = 0.0
+        var drawn = false
+    }
+
+    private let drawing = Lock(Drawing())
 
     /// The progress line of the run under way, cleared when the run fails.
     nonisolated(unsafe) static var current: ProgressLine?
@@ -50,7 +38,7 @@ final class ProgressLine: @unchecked Sendable {
     /// On a terminal, outside CI, and not on the terminal a report is being printed to (`reportOnTerminal`),
     /// where the two would mix.
     static func wanted(reportOnTerminal: Bool) -> Bool {
-        isatty(STDERR_FILENO) == 1 && getenv("CI") == nil && !reportOnTerminal
+        StandardStream.error.isTerminal && Environment.value(of: "CI") == nil && !reportOnTerminal
     }
 
     /// `total`: the bytes expected, the sizes of the inputs that are regular files.
@@ -61,34 +49,30 @@ final class ProgressLine: @unchecked Sendable {
     /// Counts bytes just read, from any thread, and redraws at most five times a second.
     func add(_ bytes: Int) {
         guard total >= ProgressLine.threshold, bytes > 0 else { return }
-        lock.wait()
-        defer { lock.signal() }
-        bytesRead += bytes
-        let now = RunStatistics.now()
-        guard now - lastDraw >= 0.2 || bytesRead >= total else { return }
-        lastDraw = now
-        let done = min(bytesRead, total)
-        let rate = Double(done) / max(now - started, 1e-3)
-        let eta = rate > 0 ? Double(total - done) / rate : 0
-        let percent = Double(done) * 100 / Double(total)
-        let width = 30
-        let filled = min(width, Int(Double(width) * Double(done) / Double(total)))
-        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        write("\r\(bar) \(fixed(percent, 0))%  \(fixed(Double(done) / 1_048_576, 0))/\(fixed(Double(total) / 1_048_576, 0)) MiB  \(fixed(rate / 1_048_576, 1)) MiB/s  ETA \(fixed(eta, 0)) s ")
-        drawn = true
+        let total = self.total, started = self.started
+        drawing.withLock { drawing in
+            drawing.bytesRead += bytes
+            let now = MonotonicClock.seconds()
+            guard now - drawing.lastDraw >= 0.2 || drawing.bytesRead >= total else { return }
+            drawing.lastDraw = now
+            let done = min(drawing.bytesRead, total)
+            let rate = Double(done) / max(now - started, 1e-3)
+            let eta = rate > 0 ? Double(total - done) / rate : 0
+            let percent = Double(done) * 100 / Double(total)
+            let width = 30
+            let filled = min(width, Int(Double(width) * Double(done) / Double(total)))
+            let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+            StandardStream.error.write("\r\(bar) \(fixed(percent, 0))%  \(fixed(Double(done) / 1_048_576, 0))/\(fixed(Double(total) / 1_048_576, 0)) MiB  \(fixed(rate / 1_048_576, 1)) MiB/s  ETA \(fixed(eta, 0)) s ")
+            drawing.drawn = true
+        }
     }
 
     /// Clears the line before anything else is written to stderr.
     func clear() {
-        lock.wait()
-        defer { lock.signal() }
-        if drawn { write("\r\u{1B}[K") }
-        drawn = false
-    }
-
-    private func write(_ text: String) {
-        var text = text
-        text.withUTF8 { _ = Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        drawing.withLock { drawing in
+            if drawing.drawn { StandardStream.error.write("\r\u{1B}[K") }
+            drawing.drawn = false
+        }
     }
 }
 

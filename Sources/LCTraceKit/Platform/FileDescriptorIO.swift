@@ -24,6 +24,13 @@ public enum FileDescriptorIO {
         return fd
     }
 
+    /// Opens `path` for writing at its end, made if it does not exist (permissions 0666 less the umask).
+    public static func openForAppending(_ path: String) throws(SystemError) -> Int32 {
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o666)
+        guard fd >= 0 else { throw .last }
+        return fd
+    }
+
     public static func close(_ fd: Int32) {
         _ = closeDescriptor(fd)
     }

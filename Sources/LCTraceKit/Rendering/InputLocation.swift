@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Where an input is, as the CI reports (SARIF, Code Climate) name it: relative to the working directory when it is
 /// below it, so that a report reads the same in every checkout and links to the file in the repository; absolute
 /// otherwise. Paths are taken as written: `.` and `..` are resolved, symbolic links are not.
@@ -47,11 +43,7 @@ struct InputLocation: Equatable {
     /// directory if it is relative), or the current directory.
     static func workingDirectory(_ given: String?) -> String {
         if let given, given.hasPrefix("/") { return normalized(given) }
-        var current = "/"
-        if let cwd = getcwd(nil, 0) {
-            current = String(cString: cwd)
-            free(cwd)
-        }
+        let current = WorkingDirectory.path ?? "/"
         guard let given else { return normalized(current) }
         return normalized(current + "/" + given)
     }
