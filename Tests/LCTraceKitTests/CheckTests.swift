@@ -325,3 +325,24 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
         #expect(junit.components(separatedBy: "<testsuite ").count - 1 == inputs.count)
     }
 }
+
+@Suite(.serialized) struct ReportFanOutTests {
+    /// Reports written together are the reports written alone, byte for byte: the text and JSON reports list the
+    /// transitions that JSON Lines, beside them, streams.
+    @Test func reportsWrittenTogetherAreTheReportsWrittenAlone() throws {
+        let inputs = [try generatedLog(bytes: "200K", seed: 31, format: "nslog-classic"), Fixtures.sample("seed-push-pop.log"),
+                      Fixtures.sample("possible-leak.log")]
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lctrace-fanout-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for jobs in ["1", "2"] {
+            let together = try lctrace(["--jobs", jobs] + ["text", "json", "ndjson"].flatMap { ["--reporter", "\($0)=\(directory.path)/\($0)"] } + inputs)
+            #expect(together.status == 0)
+            for format in ["text", "json", "ndjson"] {
+                let alone = try lctrace(["--jobs", jobs, "--format", format] + inputs).stdout
+                let written = try String(contentsOfFile: "\(directory.path)/\(format)", encoding: .utf8)
+                #expect(written == alone, "\(format), --jobs \(jobs)")
+                #expect(alone.count > 10_000)
+            }
+        }
+    }
+}
