@@ -33,6 +33,7 @@ struct AnalysisRun {
         settings.config = options.configPath
         settings.failureSeverity = failureSeverity
         settings.rules = options.rules
+        settings.sessions = report.session
         let baseline = report.baseline.map { path in
             do { return try Baseline(path: path) } catch { fail("baseline \(path) \(error)") }
         }

@@ -46,12 +46,20 @@ struct ReportOptions: ParsableArguments {
         completion: .file(extensions: ["json"]))
     var writeBaseline: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Draw only these sessions in the timeline reports (chrome-trace, html, mermaid): N, N-M or N- (from N on).",
+        valueName: "range"))
+    var session: SessionSelection?
+
     @Option(name: .long, help: "Colour in the text report: auto (on a terminal, unless NO_COLOR is set), always or never.")
     var color: ColorChoice = .auto
 
     /// The reports asked for, or `fallback` when none was; one at most goes to standard output.
     func requests(fallback: [ReporterRequest]) throws -> [ReporterRequest] {
         let requests = reporter.isEmpty ? fallback : reporter
+        if let session, !requests.contains(where: { $0.reporter.drawsTimelines }) {
+            throw ValidationError("--session \(session) chooses what the timeline reports draw; add --reporter chrome-trace, html or mermaid.")
+        }
         let paths = requests.map { $0.path ?? output }
         let toStandardOutput = requests.indices.filter { paths[$0] == nil }
         if toStandardOutput.count > 1 {
@@ -64,6 +72,10 @@ struct ReportOptions: ParsableArguments {
         }
         return requests
     }
+}
+
+extension SessionSelection: ExpressibleByArgument {
+    public init?(argument: String) { self.init(argument) }
 }
 
 enum ColorChoice: String, ExpressibleByArgument, CaseIterable {

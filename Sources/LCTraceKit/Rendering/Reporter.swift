@@ -11,6 +11,10 @@ public enum Reporter: String, CaseIterable, Sendable {
     case checkstyle
     case codeclimate
     case markdown
+    case chromeTrace = "chrome-trace"
+    case html
+    case mermaid
+    case mermaidShort = "mermaid-short"
 
     /// One line for `--help` and the README.
     public var summary: String {
@@ -25,6 +29,10 @@ public enum Reporter: String, CaseIterable, Sendable {
         case .codeclimate: return "GitLab code quality (Code Climate JSON)"
         case .githubActions: return "GitHub workflow annotations, and a Markdown job summary"
         case .markdown: return "a Markdown summary table, one row per distinct problem"
+        case .chromeTrace: return "a trace for ui.perfetto.dev and chrome://tracing: a process per session, a track per controller"
+        case .html: return "one self-contained HTML page: each session as swimlanes, zoomable, with a findings table"
+        case .mermaid: return "Markdown with a Mermaid sequence diagram per session, for pull requests and issues"
+        case .mermaidShort: return "the Mermaid diagrams with only the transitions and findings"
         }
     }
 
@@ -41,14 +49,25 @@ public enum Reporter: String, CaseIterable, Sendable {
         /// Findings from this severity on are failures (`--fail-on`).
         public var failureSeverity: Severity = .error
         public var rules = RuleSettings()
+        /// The sessions the timeline reports (`chrome-trace`, `html`, `mermaid`) draw; nil: all (`--session`).
+        public var sessions: SessionSelection?
 
         public init() {}
+    }
+
+    /// Whether the report draws sessions as timelines, and so takes `--session`.
+    public var drawsTimelines: Bool {
+        switch self {
+        case .chromeTrace, .html, .mermaid, .mermaidShort: return true
+        default: return false
+        }
     }
 
     /// Whether the analysis must keep every event for this reporter.
     public func keepsEvents(_ settings: Settings) -> Bool {
         switch self {
         case .text, .json: return settings.includeEvents
+        case .chromeTrace, .html, .mermaid, .mermaidShort: return true
         default: return false
         }
     }
@@ -70,6 +89,10 @@ public enum Reporter: String, CaseIterable, Sendable {
         case .codeclimate: return CodeClimateRenderer(output: output, failureSeverity: settings.failureSeverity, rules: settings.rules)
         case .githubActions: return GitHubActionsRenderer(output: output, stepSummary: stepSummary)
         case .markdown: return MarkdownRenderer(output: output)
+        case .chromeTrace: return ChromeTraceRenderer(output: output, selection: settings.sessions)
+        case .html: return HTMLTimelineRenderer(output: output, selection: settings.sessions)
+        case .mermaid: return MermaidRenderer(output: output, short: false, selection: settings.sessions)
+        case .mermaidShort: return MermaidRenderer(output: output, short: true, selection: settings.sessions)
         }
     }
 }
