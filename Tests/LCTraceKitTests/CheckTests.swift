@@ -323,6 +323,20 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
         #expect(checkstyleErrors == findings)
         let junit = String(decoding: try report("junit"), as: UTF8.self)
         #expect(junit.components(separatedBy: "<testsuite ").count - 1 == inputs.count)
+
+        let trace = try #require(try JSONSerialization.jsonObject(with: report("chrome-trace")) as? [String: Any])
+        let traceEvents = try #require(trace["traceEvents"] as? [[String: Any]])
+        #expect(traceEvents.filter { ($0["cat"] as? String)?.hasPrefix("finding,") == true }.count == findings)
+        #expect(TraceCheck.problems(traceEvents) == [])
+        let html = String(decoding: try report("html"), as: UTF8.self)
+        let runData = try #require(html.components(separatedBy: "<script type=\"application/json\" id=\"lct-run\">").last?
+            .components(separatedBy: "</script>").first)
+        let page = try #require(try JSONSerialization.jsonObject(with: Data(runData.utf8)) as? [String: Any])
+        #expect((page["findings"] as? [Any])?.count == findings)
+        for name in ["mermaid", "mermaid-short"] {
+            let markdown = String(decoding: try report(name), as: UTF8.self)
+            #expect(markdown.hasPrefix("### ") && markdown.contains("```mermaid\nsequenceDiagram\n"), "\(name)")
+        }
     }
 }
 

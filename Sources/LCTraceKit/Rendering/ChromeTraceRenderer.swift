@@ -20,7 +20,12 @@ public final class ChromeTraceRenderer: ReportSink {
     }
 
     public func beginInput(_ name: String) {}
-    public func finding(_ finding: Finding) {}
+    /// Findings about a whole input (no lifecycle event in it, say), drawn at the end on a process of their own.
+    private var inputFindings: [Finding] = []
+
+    public func finding(_ finding: Finding) {
+        if finding.session == 0, inputFindings.count < 1_000 { inputFindings.append(finding) }
+    }
     public func endInput(_ summary: InputSummary) {}
 
     public func sessionClosed(_ session: SessionReport) {
@@ -66,16 +71,16 @@ public final class ChromeTraceRenderer: ReportSink {
             }
         }
         for connector in timeline.connectors { write(connector, pid: pid) }
-        for mark in timeline.findings {
-            let finding = mark.finding
-            instant(finding.rule.rawValue, category: "finding," + finding.severity.rawValue, pid: pid, tid: mark.track + 1,
-                    at: mark.at) { args in
-                args.member("rule", finding.rule.rawValue)
-                args.member("severity", finding.severity.rawValue)
-                args.member("message", finding.message)
-                args.member("line", finding.line)
-                args.member("input", finding.input)
-            }
+        for mark in timeline.findings { write(mark.finding, pid: pid, tid: mark.track + 1, at: mark.at) }
+    }
+
+    private func write(_ finding: Finding, pid: Int, tid: Int, at: Int64) {
+        instant(finding.rule.rawValue, category: "finding," + finding.severity.rawValue, pid: pid, tid: tid, at: at) { args in
+            args.member("rule", finding.rule.rawValue)
+            args.member("severity", finding.severity.rawValue)
+            args.member("message", finding.message)
+            args.member("line", finding.line)
+            args.member("input", finding.input)
         }
     }
 
@@ -154,6 +159,11 @@ public final class ChromeTraceRenderer: ReportSink {
     }
 
     public func finish(_ summary: RunSummary) {
+        if !inputFindings.isEmpty {
+            metadata("process_name", pid: 0, tid: 0) { $0.member("name", "inputs") }
+            metadata("thread_name", pid: 0, tid: 1) { $0.member("name", "findings about a whole input") }
+            for finding in inputFindings { write(finding, pid: 0, tid: 1, at: 0) }
+        }
         var other = JSONWriter(indent: nil)
         other.object { w in
             w.member("lctraceVersion", LCTraceVersion.current)
