@@ -187,6 +187,8 @@ func lctrace(_ arguments: [String], stdin: Data? = nil, environment: [String: St
         #expect(readme.contains("```\n" + check.stdout + "```\n\nand on stderr (exit status 1):\n\n```\n" + check.stderr + "```\n"))
         let annotations = try lctrace(checked, environment: ["GITHUB_ACTIONS": "true"]).stdout
         #expect(readme.contains("```sh\nGITHUB_ACTIONS=true lctrace \(checked.joined(separator: " "))\n```\n\n```\n" + annotations + "```\n"))
+        let diagram = try lctrace(["SampleLogs/seed-push-pop.log", "--reporter", "mermaid"]).stdout
+        #expect(readme.contains("prints it (and GitHub draws it here):\n\n" + diagram + "\n"), "README's Mermaid example")
         for entry in RuleCatalog.entries {
             #expect(readme.contains("| `\(entry.rule.rawValue)` | \(entry.severity.rawValue) | \(entry.summary) |"), "\(entry.rule)")
         }

@@ -49,21 +49,11 @@ public final class ChromeTraceRenderer: ReportSink {
             metadata("thread_sort_index", pid: pid, tid: tid) { $0.member("sort_index", track.id) }
             // A transitions track's spans are written with their connectors, which say more about them.
             for span in track.spans where track.kind != .transitions {
-                event { w in
-                    w.member("ph", "X")
-                    w.member("name", span.name)
-                    w.member("cat", track.kind.rawValue)
-                    w.member("pid", pid)
-                    w.member("tid", tid)
-                    w.member("ts", Int(span.start))
-                    w.member("dur", Int(span.end - span.start))
-                    w.key("args")
-                    w.object { args in
-                        args.member("startLine", span.startLine)
-                        args.member("endLine", span.endLine)
-                        if span.open { args.key("open"); args.value(true) }
-                        if span.depth == 0, let detail = track.detail { args.member("detail", detail) }
-                    }
+                complete(span.name, category: track.kind.rawValue, pid: pid, tid: tid, from: span.start, to: span.end) { args in
+                    args.member("startLine", span.startLine)
+                    args.member("endLine", span.endLine)
+                    if span.open { args.key("open"); args.value(true) }
+                    if span.depth == 0, let detail = track.detail { args.member("detail", detail) }
                 }
             }
             for mark in track.marks {
@@ -89,23 +79,13 @@ public final class ChromeTraceRenderer: ReportSink {
     private func write(_ connector: SessionTimeline.Connector, pid: Int) {
         let transition = connector.transition
         let name = transition.kind.rawValue
-        event { w in
-            w.member("ph", "X")
-            w.member("name", name)
-            w.member("cat", "transition")
-            w.member("pid", pid)
-            w.member("tid", connector.track + 1)
-            w.member("ts", Int(connector.start))
-            w.member("dur", Int(connector.end - connector.start))
-            w.key("args")
-            w.object { args in
-                args.member("from", transition.from)
-                args.member("to", transition.to)
-                args.member("declared", transition.declared?.rawValue)
-                args.member("startLine", transition.startLine)
-                args.member("endLine", transition.endLine)
-                args.member("durationMs", transition.durationMs)
-            }
+        complete(name, category: "transition", pid: pid, tid: connector.track + 1, from: connector.start, to: connector.end) { args in
+            args.member("from", transition.from)
+            args.member("to", transition.to)
+            args.member("declared", transition.declared?.rawValue)
+            args.member("startLine", transition.startLine)
+            args.member("endLine", transition.endLine)
+            args.member("durationMs", transition.durationMs)
         }
         guard let from = connector.from, let to = connector.to else { return }
         flows += 1
@@ -130,6 +110,22 @@ public final class ChromeTraceRenderer: ReportSink {
             w.member("name", name.description)
             w.member("pid", pid)
             w.member("tid", tid)
+            w.key("args")
+            w.object(args)
+        }
+    }
+
+    /// A complete event: a span from `start` to `end`.
+    private func complete(_ name: String, category: String, pid: Int, tid: Int, from start: Int64, to end: Int64,
+                          _ args: (inout JSONWriter) -> Void) {
+        event { w in
+            w.member("ph", "X")
+            w.member("name", name)
+            w.member("cat", category)
+            w.member("pid", pid)
+            w.member("tid", tid)
+            w.member("ts", Int(start))
+            w.member("dur", Int(end - start))
             w.key("args")
             w.object(args)
         }
