@@ -20,6 +20,7 @@ import base64
 import json
 import os
 import select
+import signal
 import subprocess
 import sys
 import tempfile
@@ -227,6 +228,7 @@ def start_chromium(binary, profile, stderr_file):
             stdout=subprocess.DEVNULL,
             stderr=stderr_file,
             preexec_fn=arrange_fds,
+            start_new_session=True,  # its own process group, so that its helpers can be ended with it
             close_fds=False,  # fds 3 and 4 must stay open; the others are close-on-exec
         )
     except OSError as error:
@@ -386,6 +388,11 @@ def check(args, profile, stderr_path):
                 proc.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 pass
+        # Helpers Chromium started in its process group (the crash handler, a renderer left behind).
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
 
 
 def main():

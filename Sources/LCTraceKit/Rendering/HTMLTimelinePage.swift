@@ -254,6 +254,9 @@ enum HTMLTimelinePage {
     .legend-group:last-child { border-right: 0; padding-right: 0; }
     .legend svg { display: block; overflow: visible; }
     .swatch { display: inline-block; width: 14px; height: 10px; border-radius: 3px; }
+    .legend .mark-icon path { fill: var(--mark); }
+    .legend .mark-icon line { stroke: var(--mark); stroke-width: 1.2; }
+    .legend .open-icon path { fill: none; stroke: var(--muted); stroke-width: 1.6; stroke-linecap: round; stroke-linejoin: round; }
     .swatch.life { background: var(--life); border: 1px solid var(--life-edge); }
 
     .timeline {
@@ -382,6 +385,9 @@ enum HTMLTimelinePage {
     .connector-pill rect.pill { fill: var(--panel); stroke: var(--tk); stroke-width: 1; }
     .connector-pill text { font: 600 10px var(--font); fill: var(--tk); pointer-events: none; }
     .transition-connector:hover path.curve { stroke-width: 2.6; }
+    .connectors.dense .transition-connector { opacity: 0.45; }
+    .connectors.dense path.curve { stroke-width: 1.1; }
+    .connectors.dense .transition-connector:hover { opacity: 1; }
     .connector-pill:hover rect.pill { fill: var(--tk); }
     .connector-pill:hover text { fill: var(--panel); }
     .legend .tk-line { stroke: var(--tk); stroke-width: 2; fill: none; }
@@ -411,7 +417,12 @@ enum HTMLTimelinePage {
     .filters .btn { font-size: 12.5px; height: 26px; border-radius: 999px; display: inline-flex; align-items: center; gap: 6px; }
     .filters .btn .dot { width: 8px; height: 8px; border-radius: 50%; }
     .table-wrap { overflow-x: auto; }
-    table { border-collapse: collapse; width: 100%; font-size: 13px; }
+    table { border-collapse: collapse; width: 100%; font-size: 13px; table-layout: fixed; }
+    th:nth-child(1) { width: 92px; }
+    th:nth-child(2) { width: 21%; }
+    th:nth-child(3) { width: 72px; }
+    th:nth-child(4) { width: 16%; }
+    th:nth-child(5) { width: 17%; }
     th {
       text-align: left;
       font-weight: 600;
@@ -424,9 +435,8 @@ enum HTMLTimelinePage {
       white-space: nowrap;
     }
     td { padding: 7px 10px; border-bottom: 1px solid var(--border); vertical-align: top; }
-    td.mono { white-space: nowrap; }
-    td.message { overflow-wrap: anywhere; min-width: 240px; }
-    td.subject { white-space: nowrap; }
+    td.mono { overflow-wrap: anywhere; font-size: 12px; }
+    td.message { overflow-wrap: anywhere; }
     .finding-row { cursor: pointer; }
     .finding-row:hover { background: var(--accent-soft); }
     .finding-row.current-session td:first-child { box-shadow: inset 3px 0 0 var(--accent); }
@@ -603,7 +613,14 @@ enum HTMLTimelinePage {
     }
 
     function num(n) {
-      return Number(n || 0).toLocaleString("en-US");
+      const v = Number(n || 0);
+      if (Number.isInteger(v) && v > -1000 && v < 1000) return String(v);
+      if (!Number.isInteger(v)) return String(v);
+      // Thousands separators without toLocaleString, which is slow when called for every option of a long picker.
+      const s = String(Math.abs(v));
+      let out = "";
+      for (let i = s.length; i > 0; i -= 3) out = s.slice(Math.max(0, i - 3), i) + (out ? "," + out : "");
+      return (v < 0 ? "-" : "") + out;
     }
 
     function plural(n, one, many) {
@@ -877,9 +894,12 @@ enum HTMLTimelinePage {
       const pos = current ? positionOf(current.index) : -1;
       if (pos >= 0) {
         picker.selectedIndex = pos;
-      } else if (state.filtered.length) {
-        picker.selectedIndex = -1;
+      } else {
+        // The shown session is not in the list (filtered out), or the list is empty and shows why.
+        picker.selectedIndex = state.filtered.length ? -1 : 0;
       }
+      picker.disabled = !state.filtered.length;
+      $("only-findings").disabled = !state.sessions.length;
       $("session-prev").disabled = !state.filtered.length || (pos >= 0 ? pos === 0 : false);
       $("session-next").disabled = !state.filtered.length || (pos >= 0 ? pos === state.filtered.length - 1 : false);
       const count = $("picker-count");
@@ -1176,14 +1196,14 @@ enum HTMLTimelinePage {
 
       const misc = el("span", "legend-group");
       if (marks) {
-        const s = sv("svg", { width: 10, height: 12, class: "mark-legend" });
-        sv("path", { d: "M1 1 H9 L5 7 Z", fill: "var(--mark)" }, s);
-        sv("line", { x1: 5, y1: 7, x2: 5, y2: 12, stroke: "var(--mark)", "stroke-width": 1.2 }, s);
+        const s = sv("svg", { width: 10, height: 12, class: "mark-icon" });
+        sv("path", { d: "M1 1 H9 L5 7 Z" }, s);
+        sv("line", { x1: 5, y1: 7, x2: 5, y2: 12 }, s);
         legendItem(misc, s, "callback");
       }
       if (open) {
-        const s = sv("svg", { width: 10, height: 12 });
-        sv("path", { d: "M3 2 L7.5 6 L3 10", fill: "none", stroke: "var(--muted)", "stroke-width": 1.6, "stroke-linecap": "round", "stroke-linejoin": "round" }, s);
+        const s = sv("svg", { width: 10, height: 12, class: "open-icon" });
+        sv("path", { d: "M3 2 L7.5 6 L3 10" }, s);
         legendItem(misc, s, "still going at the end");
       }
       for (const sev of SEVERITIES) {
@@ -1458,7 +1478,11 @@ enum HTMLTimelinePage {
     function drawConnectors(plot, X, W, v0, v1, clock) {
       const data = state.data;
       const list = Array.isArray(data.transitions) ? data.transitions : [];
-      const g = sv("g", { class: "connectors" }, plot);
+      let inView = 0;
+      for (const tr of list) if (isNum(tr.start) && !(Math.max(tr.end || 0, tr.start) < v0 || tr.start > v1)) inView++;
+      // Many connectors at once: fainter curves, and no kind labels past a point (the tooltip and colour still tell).
+      const g = sv("g", { class: "connectors" + (inView > 40 ? " dense" : "") }, plot);
+      const labels = inView <= 150;
       const pills = [];
       const pillsG = [];
       for (const tr of list) {
@@ -1485,7 +1509,13 @@ enum HTMLTimelinePage {
           d = "M" + xs + " " + y1 + " C" + xs + " " + my + " " + xe + " " + my + " " + xe + " " + yEnd;
           head = [xe, y2, dir];
           tail = [xs, y1];
-          lx = (xs + xe) / 2; ly = (y1 + y2) / 2;
+          const pw = kind.length * 5.9 + 10;
+          if (Math.abs(xe - xs) < pw + 8) {
+            // A short hop: the kind beside the curve, not over it.
+            lx = Math.max(xs, xe) + pw / 2 + 7; ly = (y1 + y2) / 2;
+          } else {
+            lx = (xs + xe) / 2; ly = (y1 + y2) / 2;
+          }
         } else if (F && T) {
           const y = F.top + 4;
           const lift = 14;
@@ -1496,11 +1526,11 @@ enum HTMLTimelinePage {
         } else if (T) {
           // Nothing left the screen: the connector comes from above the incoming controller's lane.
           const y2 = T.top + 4;
-          const y1 = Math.max(2, y2 - 20);
+          const y1 = Math.max(1, y2 - 20);
           d = "M" + xs + " " + y1 + " C" + xs + " " + (y1 + y2) / 2 + " " + xe + " " + (y1 + y2) / 2 + " " + xe + " " + (y2 - 6);
           head = [xe, y2, 1];
           tail = [xs, y1];
-          lx = xe + (kind.length * 5.9 + 10) / 2 + 5; ly = T.top;
+          lx = xe + (kind.length * 5.9 + 10) / 2 + 5; ly = Math.max(T.top, 8);
         } else if (F) {
           // Nothing came in: the connector leaves the outgoing controller's lane downwards.
           const y1 = F.top + F.h - 5;
@@ -1535,7 +1565,7 @@ enum HTMLTimelinePage {
         if (lx - pw / 2 < 2 && lx + pw / 2 > 0) lx = 2 + pw / 2;
         if (lx + pw / 2 > W - 2 && lx - pw / 2 < W) lx = W - 2 - pw / 2;
         const box = { x: lx - pw / 2, y: ly - ph / 2, w: pw, h: ph };
-        let free = box.x >= 0 && box.x + pw <= W;
+        let free = labels && box.x >= 0 && box.x + pw <= W;
         if (free) {
           for (const p of pills) {
             if (box.x < p.x + p.w + 2 && p.x < box.x + box.w + 2 && box.y < p.y + p.h + 1 && p.y < box.y + box.h + 1) { free = false; break; }
