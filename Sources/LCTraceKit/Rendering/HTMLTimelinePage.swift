@@ -230,6 +230,18 @@ enum HTMLTimelinePage {
       background: var(--btn);
       color: var(--text);
     }
+    .goto {
+      font: inherit;
+      font-size: 13px;
+      width: 96px;
+      height: 30px;
+      padding: 0 8px;
+      border-radius: 7px;
+      border: 1px solid var(--border-strong);
+      background: var(--btn);
+      color: var(--text);
+    }
+    .goto.invalid { border-color: var(--error); outline: 1px solid var(--error); }
     .check { display: inline-flex; align-items: center; gap: 6px; font-size: 13px; color: var(--muted); cursor: pointer; user-select: none; }
     .check input { margin: 0; accent-color: var(--accent); }
     #picker-count { font-size: 13px; margin-left: auto; font-variant-numeric: tabular-nums; }
@@ -416,7 +428,8 @@ enum HTMLTimelinePage {
     .filters { display: flex; gap: 6px; flex-wrap: wrap; }
     .filters .btn { font-size: 12.5px; height: 26px; border-radius: 999px; display: inline-flex; align-items: center; gap: 6px; }
     .filters .btn .dot { width: 8px; height: 8px; border-radius: 50%; }
-    .table-wrap { overflow-x: auto; }
+    .table-wrap { overflow: auto; max-height: 72vh; border-bottom: 1px solid var(--border); }
+    thead th { position: sticky; top: 0; background: var(--panel); z-index: 1; }
     table { border-collapse: collapse; width: 100%; font-size: 13px; table-layout: fixed; }
     th:nth-child(1) { width: 92px; }
     th:nth-child(2) { width: 21%; }
@@ -435,6 +448,7 @@ enum HTMLTimelinePage {
       white-space: nowrap;
     }
     td { padding: 7px 10px; border-bottom: 1px solid var(--border); vertical-align: top; }
+    tbody tr:last-child td { border-bottom: 0; }
     td.mono { overflow-wrap: anywhere; font-size: 12px; }
     td.message { overflow-wrap: anywhere; }
     .finding-row { cursor: pointer; }
@@ -510,9 +524,10 @@ enum HTMLTimelinePage {
     <main>
       <section id="session-section" class="panel" aria-labelledby="session-title">
         <div class="picker-bar">
-          <button id="session-prev" class="btn" type="button" title="Previous session">‹</button>
+          <button id="session-prev" class="btn" type="button" title="Previous session ([)">‹</button>
           <select id="session-picker" aria-label="Session"></select>
-          <button id="session-next" class="btn" type="button" title="Next session">›</button>
+          <button id="session-next" class="btn" type="button" title="Next session (])">›</button>
+          <input id="session-goto" class="goto" type="number" min="1" step="1" inputmode="numeric" placeholder="go to #" aria-label="Go to session number" title="Type a session number and press Enter">
           <label class="check"><input type="checkbox" id="only-findings"> only sessions with findings</label>
           <span id="picker-count" class="muted"></span>
         </div>
@@ -899,6 +914,7 @@ enum HTMLTimelinePage {
         picker.selectedIndex = state.filtered.length ? -1 : 0;
       }
       picker.disabled = !state.filtered.length;
+      $("session-goto").disabled = !state.sessions.length;
       $("only-findings").disabled = !state.sessions.length;
       $("session-prev").disabled = !state.filtered.length || (pos >= 0 ? pos === 0 : false);
       $("session-next").disabled = !state.filtered.length || (pos >= 0 ? pos === state.filtered.length - 1 : false);
@@ -966,6 +982,11 @@ enum HTMLTimelinePage {
       if (!entry) return false;
       state.current = entry;
       state.highlight = null;
+      if ($("only-findings").checked && positionOf(index) < 0) {
+        // A session without findings was asked for (by its number, the address or the table): list them all again.
+        $("only-findings").checked = false;
+        fillPicker();
+      }
       if (opts.updateHash !== false) setHash(index);
       syncPicker();
       renderSessionHead(entry);
@@ -1959,6 +1980,24 @@ enum HTMLTimelinePage {
         if (v) pickSession(v);
       }));
       $("session-prev").addEventListener("click", guarded(() => step(-1)));
+      const goto = $("session-goto");
+      const go = guarded(() => {
+        const n = Number(goto.value);
+        const ok = Number.isInteger(n) && state.byIndex.has(n);
+        goto.classList.toggle("invalid", !ok && goto.value !== "");
+        goto.title = ok || goto.value === "" ? "Type a session number and press Enter" : "This page lists no session " + goto.value;
+        if (ok) pickSession(n);
+      });
+      goto.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); go(); } });
+      goto.addEventListener("change", go);
+      goto.addEventListener("input", () => goto.classList.remove("invalid"));
+      document.addEventListener("keydown", guarded((e) => {
+        if (e.altKey || e.ctrlKey || e.metaKey) return;
+        const t = e.target;
+        if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA" || t.isContentEditable)) return;
+        if (e.key === "[") { step(-1); e.preventDefault(); }
+        else if (e.key === "]") { step(1); e.preventDefault(); }
+      }));
       $("session-next").addEventListener("click", guarded(() => step(1)));
       $("only-findings").addEventListener("change", guarded(() => {
         fillPicker();
@@ -1985,7 +2024,7 @@ enum HTMLTimelinePage {
         if (state.ignoreHash && location.hash === state.ignoreHash) { state.ignoreHash = null; return; }
         const n = hashSession();
         if (n !== null && (!state.current || state.current.index !== n)) {
-          if (pickSession(n, { updateHash: false }) && positionOf(n) < 0 && $("only-findings").checked) syncPicker();
+          pickSession(n, { updateHash: false });
         }
       }));
       let lastWidth = 0;
