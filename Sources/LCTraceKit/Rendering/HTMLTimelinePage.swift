@@ -352,6 +352,7 @@ enum HTMLTimelinePage {
       position: absolute;
       top: 0;
       left: var(--label-w);
+      width: calc(100% - var(--label-w));
       display: block;
       overflow: hidden;
       cursor: crosshair;
@@ -450,7 +451,7 @@ enum HTMLTimelinePage {
     td { padding: 7px 10px; border-bottom: 1px solid var(--border); vertical-align: top; }
     tbody tr:last-child td { border-bottom: 0; }
     td.mono { overflow-wrap: anywhere; font-size: 12px; }
-    td.message { overflow-wrap: anywhere; }
+    td.message { overflow-wrap: break-word; }
     .finding-row { cursor: pointer; }
     .finding-row:hover { background: var(--accent-soft); }
     .finding-row.current-session td:first-child { box-shadow: inset 3px 0 0 var(--accent); }
@@ -1052,7 +1053,6 @@ enum HTMLTimelinePage {
     // Timeline: lanes (HTML rows with their labels), one SVG over the plot column, an axis on top.
 
     const LANE_HEIGHT = { app: 34, scene: 34, controller: 40, transitions: 28 };
-    const LABEL_WIDTH = 250;
 
     function clearTimeline() {
       const tl = $("timeline");
@@ -1135,7 +1135,6 @@ enum HTMLTimelinePage {
       }
       const plot = sv("svg", { class: "tl-plot", role: "img", "aria-label": "Session timeline" });
       plot.style.height = top + "px";
-      plot.style.width = "calc(100% - " + LABEL_WIDTH + "px)";
       body.appendChild(plot);
       tl.appendChild(body);
       state.plot = plot;
@@ -1242,7 +1241,9 @@ enum HTMLTimelinePage {
       const plot = state.plot;
       if (!plot) return 0;
       const w = plot.getBoundingClientRect().width;
-      return w > 0 ? w : Math.max(200, $("timeline").getBoundingClientRect().width - LABEL_WIDTH);
+      if (w > 0) return w;
+      const labelWidth = parseFloat(getComputedStyle($("timeline")).getPropertyValue("--label-w")) || 250;
+      return Math.max(200, $("timeline").getBoundingClientRect().width - labelWidth);
     }
 
     function niceStep(raw, whole) {
@@ -1434,13 +1435,14 @@ enum HTMLTimelinePage {
         else if (transitions) { y = top + 7; bh = h - 14; }
         else { y = top + 8; bh = h - 16; }
         const name = String(span.name === undefined || span.name === null ? "" : span.name);
+        let first;
+        if (life) first = ["alive", "from its first callback to " + (span.open ? "the end of the session" : "its last")];
+        else if (transitions) first = ["kind", name];
+        else first = [controller ? "state of" : "phase of", String(track.name)];
         const tip = {
-          title: life ? name : transitions ? name : name,
+          title: name,
           mono: life,
-          rows: [[life ? "life" : transitions ? "transition" : kind === "controller" ? "state of" : "phase of",
-            life ? "first callback to " + (span.open ? "the end of the session" : "the last") : String(track.name)]]
-            .concat(timeRows(span.start, end, clock, span.open))
-            .concat([["log", lineRange(span.startLine, span.endLine)]]),
+          rows: [first].concat(timeRows(span.start, end, clock, span.open)).concat([["log", lineRange(span.startLine, span.endLine)]]),
         };
         if (transitions) {
           const tr = state.transitionsByKey.get(track.id + ":" + span.start + ":" + span.startLine);
@@ -1488,8 +1490,8 @@ enum HTMLTimelinePage {
         const mg = sv("g", { class: "mark" }, g);
         sv("line", { x1: x, x2: x, y1: top + 6, y2: top + h - 3, "stroke-opacity": 0.4 }, mg);
         sv("path", { d: "M" + (x - 4) + " " + (top + 1) + " H" + (x + 4) + " L" + x + " " + (top + 7) + " Z" }, mg);
-        const hit = sv("rect", { class: "hit", x: x - 5, y: top, width: 10, height: h }, mg);
-        tipFor(hit, {
+        sv("rect", { class: "hit", x: x - 5, y: top, width: 10, height: h }, mg);
+        tipFor(mg, {
           title: String(mark.name), mono: true,
           rows: [["on", String(track.name)]].concat(timeRows(mark.at, null, clock)).concat([["log", lineRange(mark.line)]]),
         });
@@ -1574,8 +1576,8 @@ enum HTMLTimelinePage {
             .concat(timeRows(tr.start, end, clock, false))
             .concat([["log", lineRange(tr.startLine, tr.endLine)]]),
         };
-        const hitline = sv("path", { class: "hitline", d: d }, cg);
-        tipFor(hitline, tip);
+        sv("path", { class: "hitline", d: d }, cg);
+        tipFor(cg, tip);
         const curve = sv("path", { class: "curve", d: d }, cg);
         if (dashedTransition(kind)) curve.setAttribute("stroke-dasharray", "4 3");
         const [hx, hy, dir] = head;
@@ -1595,11 +1597,10 @@ enum HTMLTimelinePage {
         if (free) {
           pills.push(box);
           const pg = sv("g", { class: "connector-pill " + cls }, null);
-          const pr = sv("rect", { class: "pill", x: box.x, y: box.y, width: pw, height: ph, rx: 7 }, pg);
+          sv("rect", { class: "pill", x: box.x, y: box.y, width: pw, height: ph, rx: 7 }, pg);
           const text = sv("text", { x: lx, y: ly + 3.5, "text-anchor": "middle" }, pg);
           text.textContent = kind;
           tipFor(pg, tip);
-          pr.__conn = cg;
           pillsG.push(pg);
         }
       }
@@ -1961,13 +1962,11 @@ enum HTMLTimelinePage {
       state.highlight = { finding: f, lane };
       if (lane) lane.el.classList.add("highlighted");
       draw();
+      // The finding's row in the table is marked too (without scrolling away from the timeline).
       const cur = state.current ? state.current.index : null;
-      let target = null;
       for (const tr of state.rows) {
         const rf = tr.__finding;
-        const hit = rf.session === cur && rf.line === f.line && rf.rule === f.rule;
-        tr.classList.toggle("selected", hit);
-        if (hit && !target) target = tr;
+        tr.classList.toggle("selected", rf.session === cur && rf.line === f.line && rf.rule === f.rule);
       }
     }
 
