@@ -44,8 +44,8 @@ enum HTMLTimelinePage {
       --st-launching: #9b87f5;
       --st-launched: #c3b8fa;
       --st-entering-foreground: #5fd0df;
-      --st-active: #3cc266;
-      --st-inactive: #b5e3c2;
+      --st-active: #4fa3a5;
+      --st-inactive: #b9dfe0;
       --st-background: #a3adbd;
       --st-terminated: #4a5568;
       --st-disconnected: #d9dee6;
@@ -96,8 +96,8 @@ enum HTMLTimelinePage {
         --st-launching: #8b78e8;
         --st-launched: #a898ee;
         --st-entering-foreground: #48bccb;
-        --st-active: #34b35b;
-        --st-inactive: #8fcfa2;
+        --st-active: #3f9fa1;
+        --st-inactive: #7fbfc1;
         --st-background: #7b8699;
         --st-terminated: #3d4657;
         --st-disconnected: #4a5262;
@@ -307,6 +307,7 @@ enum HTMLTimelinePage {
     .tl-axis .cursor-label text { fill: var(--tip-text); }
     .tl-body { position: relative; }
     .lane {
+      box-sizing: content-box;
       display: grid;
       grid-template-columns: var(--label-w) 1fr;
       border-bottom: 1px solid var(--grid);
@@ -1109,6 +1110,8 @@ enum HTMLTimelinePage {
         lane.setAttribute("data-name", String(track.name === undefined || track.name === null ? "" : track.name));
         lane.setAttribute("data-track", String(track.id));
         lane.style.height = h + "px";
+        // The lane's box is its height, its bottom border and, for the first transitions lane, a top border.
+        const edge = kind === "transitions" && firstTransitions ? 1 : 0;
         if (kind === "transitions" && firstTransitions) {
           lane.classList.add("first-transitions");
           firstTransitions = false;
@@ -1128,10 +1131,10 @@ enum HTMLTimelinePage {
         lane.appendChild(label);
         lane.appendChild(el("div", "lane-plot"));
         body.appendChild(lane);
-        const info = { track, kind, top, h, el: lane };
+        const info = { track, kind, top: top + edge, h, el: lane };
         state.lanes.push(info);
         state.laneByTrack.set(track.id, info);
-        top += h + 1; // the lane's bottom border
+        top += h + 1 + edge;
       }
       const plot = sv("svg", { class: "tl-plot", role: "img", "aria-label": "Session timeline" });
       plot.style.height = top + "px";
