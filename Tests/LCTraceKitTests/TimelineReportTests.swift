@@ -119,6 +119,22 @@ enum TraceCheck {
         }
     }
 
+    /// A log cut into sections analysed in parallel draws the same timelines, byte for byte.
+    @Test func timelinesAreTheSameWithOneJobOrTwo() throws {
+        let log = try generatedLog(bytes: "1500K", seed: 12, format: "nslog-classic")
+        let directory = try temporaryDirectory()
+        let names = ["chrome-trace", "html", "mermaid"]
+        for jobs in ["1", "2"] {
+            let run = try lctrace(["analyze", "--jobs", jobs] + names.flatMap { ["--reporter", "\($0)=\(directory.path)/\($0).\(jobs)"] } + [log])
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        for name in names {
+            let one = try Data(contentsOf: directory.appendingPathComponent("\(name).1"))
+            #expect(one.count > 100_000 || name == "mermaid", "\(name)")
+            #expect(one == (try Data(contentsOf: directory.appendingPathComponent("\(name).2"))), "\(name)")
+        }
+    }
+
     /// A transition between two controllers is a flow from the one leaving to the one arriving.
     @Test func transitionsAreFlowsBetweenTheControllersTracks() throws {
         let run = try lctrace(["analyze", "--reporter", "chrome-trace", Fixtures.sample("seed-push-pop.log")])
@@ -130,6 +146,25 @@ enum TraceCheck {
         #expect(starts.map { "\($0["name"]!) \(threads[$0["tid"] as! Int]!)" } == ["push ViewController", "pop SecondViewController"])
         #expect(ends.map { "\($0["name"]!) \(threads[$0["tid"] as! Int]!)" } == ["push SecondViewController", "pop ViewController"])
         #expect(Set(threads.values) == ["App", "ViewController", "SecondViewController", "Transitions"])
+    }
+
+    /// A finding about no controller is drawn on the App track, made for it when the app logged nothing; the
+    /// findings about a controller stay on its track.
+    @Test func findingsGoToTheTrackOfWhatTheyAreAbout() throws {
+        let recorded = try analyze(text: """
+            2016-03-17 15:46:20.789 Shop[1:1] ViewController viewDidLoad
+            2016-03-17 15:46:20.790 Shop[1:1] ViewController viewWillAppear:
+            2016-03-17 15:46:20.700 Shop[1:1] ViewController viewDidAppear:
+            2016-03-17 15:46:20.800 Shop[1:1] ViewController viewDidAppear:
+
+            """)
+        let session = try #require(recorded.sessions.first)
+        #expect(session.app.events.isEmpty)
+        let timeline = SessionTimeline(session)
+        #expect(timeline.tracks.map(\.name) == ["App", "ViewController", "Transitions"])
+        let placed = timeline.findings.map { "\($0.finding.rule.rawValue) \(timeline.tracks[$0.track].name)" }
+        #expect(placed == ["clock-went-back App", "did-appear-twice ViewController"], "\(placed)")
+        #expect(timeline.findings.allSatisfy { $0.at >= 0 && $0.at <= timeline.end })
     }
 
     /// A log without timestamps is drawn on line numbers, and the trace says so.

@@ -99,7 +99,10 @@ public struct SessionTimeline: Sendable {
         let ticks = Ticks(session)
         clock = ticks.clock
         end = ticks.end
-        layOutApp(session, ticks)
+        let listed = Set(session.controllers.map(\.id))
+        // A finding about no controller drawn is drawn on the App track, which it needs even if the app logged nothing.
+        let findingNeedsApp = session.findings.contains { finding in finding.controller.map { !listed.contains($0) } ?? true }
+        layOutApp(session, ticks, evenWithoutEvents: findingNeedsApp)
         var trackOfController: [String: Int] = [:]
         for controller in session.controllers {
             trackOfController[controller.id] = tracks.count
@@ -107,7 +110,7 @@ public struct SessionTimeline: Sendable {
         }
         layOutTransitions(session.transitions, ticks, trackOfController)
         for finding in session.findings {
-            let track = finding.controller.flatMap { trackOfController[$0] } ?? appTrack()
+            let track = finding.controller.flatMap { trackOfController[$0] } ?? 0
             findings.append(FindingMark(finding: finding, track: track, at: ticks.tick(atLine: finding.line)))
         }
     }
@@ -116,8 +119,8 @@ public struct SessionTimeline: Sendable {
 
     /// The app's phases on the App track, the scenes' on the Scene track (all scenes on one: their callbacks do not
     /// say which scene they were for), the markers as marks on the App track.
-    private mutating func layOutApp(_ session: SessionReport, _ ticks: Ticks) {
-        guard !session.app.events.isEmpty else { return }
+    private mutating func layOutApp(_ session: SessionReport, _ ticks: Ticks, evenWithoutEvents: Bool) {
+        guard !session.app.events.isEmpty || evenWithoutEvents else { return }
         var app = PhaseLane(), scene = PhaseLane()
         var marks: [Mark] = []
         for event in session.app.events {
@@ -140,20 +143,6 @@ public struct SessionTimeline: Sendable {
         let detail = names.count > 1 ? "\(names.count) scenes: " + names.joined(separator: ", ") : names.first
         tracks.append(Track(id: tracks.count, name: names.count > 1 ? "Scenes" : "Scene", kind: .scene, detail: detail))
         add(scene.spans(end: end, endLine: session.endLine), marks: [], to: tracks.count - 1)
-    }
-
-    /// The App track, made when a finding about no controller drawn needs one.
-    private mutating func appTrack() -> Int {
-        if let app = tracks.first(where: { $0.kind == .app }) { return app.id }
-        tracks.insert(Track(id: 0, name: "App", kind: .app, detail: nil), at: 0)
-        for index in tracks.indices { tracks[index].id = index }
-        for index in connectors.indices {
-            connectors[index].from = connectors[index].from.map { $0 + 1 }
-            connectors[index].to = connectors[index].to.map { $0 + 1 }
-            connectors[index].track += 1
-        }
-        for index in findings.indices { findings[index].track += 1 }
-        return 0
     }
 
     /// A controller's life (first callback to dealloc, or to the end of the session while it lives) and, inside it,
