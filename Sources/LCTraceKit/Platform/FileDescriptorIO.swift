@@ -8,7 +8,8 @@ import Musl
 
 /// Opening, reading, writing and closing files by descriptor. Every call is one system call: a signal that
 /// interrupts one shows as a `SystemError` that `isInterrupted`, and the caller decides whether to call again (a
-/// reader ends at SIGINT or SIGTERM, see `StopRequest`). `writeAll` is the one loop.
+/// reader ends at SIGINT or SIGTERM, see `StopRequest`). `writeAll` and `readFully` are the loops, for the callers
+/// that want a whole buffer moved.
 public enum FileDescriptorIO {
     /// Opens `path` for reading.
     public static func openForReading(_ path: String) throws(SystemError) -> Int32 {
@@ -59,17 +60,46 @@ public enum FileDescriptorIO {
         return written
     }
 
-    /// Writes all of `bytes`, calling again after a signal; throws the first other error.
+    /// Writes all of `bytes`, calling again after a signal; throws the first other error (EIO when the descriptor
+    /// takes nothing).
     public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+        var written = 0
+        try writeAll(fd, bytes, written: &written)
+    }
+
+    /// `writeAll`, counting in `written` the bytes that reached the descriptor, also when it throws.
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, written: inout Int) throws(SystemError) {
         guard let base = bytes.baseAddress else { return }
         var offset = 0
+        defer { written = offset }
         while offset < bytes.count {
+            let count: Int
             do {
-                offset += try write(fd, from: base + offset, count: bytes.count - offset)
+                count = try write(fd, from: base + offset, count: bytes.count - offset)
             } catch where error.isInterrupted {
                 continue
             }
+            guard count > 0 else { throw SystemError(code: EIO) }
+            offset += count
         }
+    }
+
+    /// Reads `buffer.count` bytes at `offset` of the file, calling again after a signal and after a short read;
+    /// returns fewer only at the end of the file. Throws the first other error.
+    static func readFully(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, atOffset offset: Int) throws(SystemError) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        var total = 0
+        while total < buffer.count {
+            let count: Int
+            do {
+                count = try read(fd, into: base + total, count: buffer.count - total, atOffset: offset + total)
+            } catch where error.isInterrupted {
+                continue
+            }
+            guard count > 0 else { break }
+            total += count
+        }
+        return total
     }
 
     /// Moves the descriptor's position back to the start of the file.
