@@ -16,7 +16,7 @@ RELEASE_BINARY = .build/release/lctrace
 MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
 MANPAGE = .build/man/lctrace.1
 
-.PHONY: build install uninstall test man install-man
+.PHONY: build install uninstall test update-golden man install-man
 
 build:
 	$(SWIFT) build -c release --product lctrace
@@ -45,3 +45,9 @@ $(MANPAGE):
 
 test:
 	$(SWIFT) test
+
+# Rewrites the golden reports that differ from what the code prints now. The run fails whenever it rewrote one:
+# read `git diff Tests/LCTraceKitTests/Golden`, then `make test` compares again.
+update-golden:
+	-LCTRACE_UPDATE_GOLDEN=1 $(SWIFT) test --filter 'RenderingTests|ReportTests'
+	git diff --stat -- Tests/LCTraceKitTests/Golden

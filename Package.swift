@@ -3,6 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "lctrace",
+    // macOS 13: the oldest macOS that current Xcode releases build for, and above what every dependency asks
+    // (hdrhistogram-swift: 10.15). Linux has no platform versions.
+    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "lctrace", targets: ["lctrace"]),
         .executable(name: "lctrace-loggen", targets: ["lctrace-loggen"]),

@@ -364,7 +364,12 @@ import Testing
         Detail viewDidAppear(_:)
         """
         let result = try analyze(text: text)
-        #expect(result.findings.isEmpty)
+        #expect(result.findings.isEmpty, "\(result.findings.map(\.message))")
+        // Read, not passed over: four callbacks of two controllers, one transition between them.
+        #expect(result.inputs.first?.lifecycleLines == 4)
+        #expect(result.sessions.first?.controllers.map(\.className) == ["Home", "Detail"])
+        #expect(result.sessions.first?.transitions.count == 1)
+        #expect(result.sessions.first?.transitions.first?.controllers.count == 2)
     }
 
     @Test func declaredPushThatDisappearsBeforeTheOtherAppearsIsFlagged() throws {
@@ -530,5 +535,44 @@ import Testing
         #expect(time.utf8Count == 119)
         let fits = String(repeating: "9", count: 120)
         #expect(Array(fits.utf8).withUnsafeBytes { TimeText($0) }.string == fits)
+    }
+}
+
+/// Call sites that a careless change to a table would break without any other test noticing.
+@Suite struct TableCallSiteTests {
+    /// A sheet over Home, then a logged `dismiss(animated:completion:)` whose swipe the user lets go: the logged call
+    /// is satisfied by the cancelled swipe-to-dismiss, so nothing is reported.
+    @Test func aLoggedDismissAcceptsACancelledSheetSwipe() throws {
+        let text = """
+        Home viewDidLoad()
+        Home viewWillAppear(_:)
+        Home viewDidAppear(_:)
+        Filter viewDidLoad()
+        Filter viewWillAppear(_:)
+        Filter viewDidAppear(_:)
+        Filter dismiss(animated:completion:)
+        Filter viewWillDisappear(_:)
+        Filter viewWillAppear(_:)
+        Filter viewDidAppear(_:)
+        """
+        let result = try analyze(text: text)
+        #expect(result.findings.isEmpty, "\(result.findings.map(\.message))")
+        let last = try #require(result.sessions.first?.transitions.last)
+        #expect(last.kind == .sheetDismissCancelled)
+        #expect(last.declared == .dismiss)
+        #expect(result.inputs.first?.lifecycleLines == 10)
+    }
+
+    /// A controller deallocated in each on-screen state: appearing, visible, disappearing.
+    @Test(arguments: [(["viewWillAppear(_:)"], "appearing"),
+                      (["viewWillAppear(_:)", "viewDidAppear(_:)"], "visible"),
+                      (["viewWillAppear(_:)", "viewDidAppear(_:)", "viewWillDisappear(_:)"], "disappearing")])
+    func deallocOnScreenIsFlagged(_ callbacks: [String], state: String) throws {
+        let lines = ["viewDidLoad()"] + callbacks + ["deinit"]
+        let text = lines.map { "<Shop.Detail: 0x600001a2c000> \($0)" }.joined(separator: "\n")
+        let result = try analyze(text: text)
+        #expect(result.findings.map(\.rule) == [.deallocWhileOnScreen], "\(state): \(result.findings.map(\.message))")
+        #expect(result.findings.first?.line == lines.count, "\(state)")
+        #expect(result.inputs.first?.lifecycleLines == lines.count, "\(state)")
     }
 }

@@ -12,23 +12,30 @@ import Testing
 ///   `src/main/resources/org/jenkinsci/plugins/xunit/types/model/xsd/junit-10.xsd` of
 ///   https://github.com/jenkinsci/xunit-plugin.
 ///
-/// The validators (python3 with jsonschema, xmllint) are installed by `scripts/install-deps.sh`. A test whose schema
-/// is missing is skipped; one whose validator is missing is skipped too, except under CI (`CI` set), where it fails.
+/// `.ci/run` points `$LCTRACE_SCHEMA_DIR` at the copies beside the checkout. Without it the tests are skipped; with it
+/// set, a schema missing from that directory fails them. The validators (python3 with jsonschema, xmllint) are
+/// installed by `scripts/install-deps.sh`; one that is missing skips its test, except under CI (`CI` set), where it
+/// fails.
 enum SchemaValidation {
     static let inCI = ProcessInfo.processInfo.environment["CI"] != nil
 
-    static let directories: [URL] = {
-        guard let directory = ProcessInfo.processInfo.environment["LCTRACE_SCHEMA_DIR"], !directory.isEmpty else { return [] }
-        return [URL(fileURLWithPath: directory)]
+    /// The directory `$LCTRACE_SCHEMA_DIR` names, if it is set.
+    static let directory: String? = {
+        guard let directory = ProcessInfo.processInfo.environment["LCTRACE_SCHEMA_DIR"], !directory.isEmpty else { return nil }
+        return directory
     }()
 
-    /// The schema's path, if it is there.
-    static func schema(_ name: String) -> String? {
-        directories.map { $0.appendingPathComponent(name).path }.first { FileManager.default.fileExists(atPath: $0) }
+    static let skipReason: Comment = "LCTRACE_SCHEMA_DIR is not set (see SchemaValidation)"
+
+    /// The schema's path; an error when `$LCTRACE_SCHEMA_DIR` does not hold it.
+    static func schema(_ name: String) throws -> String {
+        let path = URL(fileURLWithPath: try #require(directory)).appendingPathComponent(name).path
+        try #require(FileManager.default.fileExists(atPath: path), "LCTRACE_SCHEMA_DIR=\(directory ?? "") holds no \(name)")
+        return path
     }
 
-    static let sarifSchema = schema("sarif-schema-2.1.0.json")
-    static let junitSchema = schema("junit-10.xsd")
+    static let sarifSchemaName = "sarif-schema-2.1.0.json"
+    static let junitSchemaName = "junit-10.xsd"
 
     /// A Python that has jsonschema: the one first on the path, or the system's.
     static let python: String? = ["python3", "/usr/bin/python3"].first { run([$0, "-c", "import jsonschema"]).status == 0 }
@@ -50,7 +57,7 @@ enum SchemaValidation {
 
     /// Writes each report to a file of a new temporary directory; returns the paths, in order.
     static func write(_ reports: [(name: String, text: String)]) throws -> [String] {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lctrace-reports-\(UUID().uuidString)")
+        let directory = TestFiles.root.appendingPathComponent("lctrace-reports-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return try reports.map { report in
             let url = directory.appendingPathComponent(report.name)
@@ -94,12 +101,12 @@ enum SchemaValidation {
     /// SARIF reports of real samples (findings at each severity, one about a whole input, none at all; inputs named
     /// relative to the working directory and by absolute path; standard input; a hostile file name; rules turned
     /// off) validate against the SARIF 2.1.0 schema, and a report broken on purpose does not.
-    @Test(.enabled(if: SchemaValidation.sarifSchema != nil, "the SARIF 2.1.0 schema is not there (see SchemaValidation)"),
+    @Test(.enabled(if: SchemaValidation.directory != nil, SchemaValidation.skipReason),
           .enabled(if: SchemaValidation.python != nil || SchemaValidation.inCI,
                    "python3 with jsonschema is missing (scripts/install-deps.sh installs it)"))
     func sarifReportsValidate() throws {
         let python = try #require(SchemaValidation.python, "python3 with jsonschema is missing (scripts/install-deps.sh installs it)")
-        let schema = try #require(SchemaValidation.sarifSchema)
+        let schema = try SchemaValidation.schema(SchemaValidation.sarifSchemaName)
         var reports: [(name: String, text: String)] = []
         func sarif(_ inputs: [ReportInput], workingDirectory: String, rules: RuleSettings = RuleSettings()) throws -> (String, RecordingSink) {
             let output = Output()
@@ -147,12 +154,12 @@ enum SchemaValidation {
     }
 
     /// JUnit reports validate against Jenkins' JUnit schema, and one that leaves out a required attribute does not.
-    @Test(.enabled(if: SchemaValidation.junitSchema != nil, "the JUnit schema is not there (see SchemaValidation)"),
+    @Test(.enabled(if: SchemaValidation.directory != nil, SchemaValidation.skipReason),
           .enabled(if: SchemaValidation.xmllint != nil || SchemaValidation.inCI,
                    "xmllint is missing (scripts/install-deps.sh installs libxml2-utils)"))
     func junitReportsValidate() throws {
         let xmllint = try #require(SchemaValidation.xmllint, "xmllint is missing (scripts/install-deps.sh installs libxml2-utils)")
-        let schema = try #require(SchemaValidation.junitSchema)
+        let schema = try SchemaValidation.schema(SchemaValidation.junitSchemaName)
         var reports: [(name: String, text: String)] = []
         let inputs = CIReports.samples.map(ReportInput.sample) + [try hostileLog()]
         for severity in Severity.allCases {

@@ -82,7 +82,7 @@ func lctrace(_ arguments: [String], stdin: Data? = nil, environment: [String: St
     }
 
     @Test func randomBytesNeverCrash() throws {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededRandom(seed: 84)
         let bytes = (0..<200_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let result = try lctrace([try Fixtures.temporaryFile(bytes)])
         #expect(result.status == 0)
@@ -164,6 +164,11 @@ func lctrace(_ arguments: [String], stdin: Data? = nil, environment: [String: St
         let bad = try lctrace(["--config", "bad.yml", sample], directory: directory)
         #expect(bad.status == 2)
         #expect(bad.stderr == "lctrace: config bad.yml: severity: unknown rule 'bogus' (see `lctrace rules`)\n")
+        let missing = try lctrace(["--config", "missing.yml", sample], directory: directory)
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "lctrace: config missing.yml: cannot be read (No such file or directory)\n")
+        try Data([0x73, 0x65, 0xFF, 0x0A]).write(to: directory.appendingPathComponent("latin1.yml"))
+        #expect(try lctrace(["--config", "latin1.yml", sample], directory: directory).stderr == "lctrace: config latin1.yml: is not UTF-8 text\n")
     }
 
     /// The README's examples are what the current code prints, and its rule table is the catalogue.
@@ -273,7 +278,7 @@ final class RunningLctrace {
 /// Runs the built `lctrace-loggen` and returns the path of the log it wrote.
 func generatedLog(bytes: String, seed: Int, format: String, options: [String] = []) throws -> String {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: try lctraceExecutable()).deletingLastPathComponent().appendingPathComponent("lctrace-loggen")
+    process.executableURL = URL(fileURLWithPath: try builtProduct("lctrace-loggen"))
     process.arguments = ["--bytes", bytes, "--seed", String(seed), "--format", format] + options
     let output = Pipe()
     process.standardOutput = output
@@ -396,8 +401,23 @@ func generatedLog(bytes: String, seed: Int, format: String, options: [String] = 
     }
 }
 
-func lctraceExecutable() throws -> String {
-    let productsDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    let built = productsDirectory.appendingPathComponent("lctrace").path
-    return FileManager.default.fileExists(atPath: built) ? built : Fixtures.repositoryRoot.appendingPathComponent(".build/debug/lctrace").path
+/// The folder SwiftPM built this package's products into: the one that holds this test target's resource bundle, on
+/// Linux and macOS alike, whatever the configuration or build path (the test runner's own path says nothing on macOS,
+/// where it is Xcode's `xctest` or `swiftpm-testing-helper`).
+let productsDirectory = Bundle.module.bundleURL.deletingLastPathComponent()
+
+/// The built `lctrace`.
+func lctraceExecutable() throws -> String { try builtProduct("lctrace") }
+
+/// A product built beside the tests; an error, never an older build from elsewhere, when it is not there.
+func builtProduct(_ name: String) throws -> String {
+    let path = productsDirectory.appendingPathComponent(name).path
+    guard FileManager.default.isExecutableFile(atPath: path) else { throw ProductMissing(name: name, directory: productsDirectory.path) }
+    return path
+}
+
+struct ProductMissing: Error, CustomStringConvertible {
+    var name: String
+    var directory: String
+    var description: String { "\(name) is not built in \(directory) (the tests depend on it: run them with `swift test`)" }
 }

@@ -65,7 +65,7 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
     }
 
     @Test func severalReportersInOnePass() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lctrace-reporters-\(UUID().uuidString)")
+        let directory = TestFiles.root.appendingPathComponent("lctrace-reporters-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let json = directory.appendingPathComponent("report.json").path
         let markdown = directory.appendingPathComponent("summary.md").path
@@ -95,7 +95,7 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
     }
 
     @Test func outputWritesTheReportToAFile() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lctrace-\(UUID().uuidString).txt").path
+        let path = TestFiles.root.appendingPathComponent("lctrace-\(UUID().uuidString).txt").path
         let run = try lctrace(["check", "--output", path, "SampleLogs/did-appear-twice.log"])
         #expect(run.status == 0)
         #expect(run.stdout.isEmpty)
@@ -106,7 +106,7 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
     }
 
     @Test func githubActionsIsTheDefaultUnderGitHubActionsAndWritesTheJobSummary() throws {
-        let summary = FileManager.default.temporaryDirectory.appendingPathComponent("step-summary-\(UUID().uuidString).md").path
+        let summary = TestFiles.root.appendingPathComponent("step-summary-\(UUID().uuidString).md").path
         try "earlier step\n".write(toFile: summary, atomically: true, encoding: .utf8)
         let run = try lctrace(["check", "SampleLogs/callback-after-dealloc.log"],
                               environment: ["GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": summary])
@@ -136,6 +136,24 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
         #expect(run.stdout.split(separator: "\n").filter { $0.hasPrefix("::warning ") }.count == 1)
     }
 
+    /// The reporters escape what reaches them from the log and the file system: a file name with a comma and a colon
+    /// in an annotation's `file=`, a class name with underscores in the job summary's message cell.
+    @Test func annotationsAndTheJobSummaryEscapeNamesFromTheRun() throws {
+        let log = "My_ViewController viewDidLoad()\nMy_ViewController viewWillAppear(_:)\nMy_ViewController viewDidAppear(_:)\n"
+            + "My_ViewController viewDidAppear(_:)\n"
+        let path = try Fixtures.temporaryFile(log, name: "shop,v2:run.log")
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        let summary = directory.appendingPathComponent("summary.md").path
+        let run = try lctrace(["check", "--reporter", "github-actions", "--reporter", "markdown=\(summary)", "shop,v2:run.log"],
+                              directory: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "::warning file=shop%2Cv2%3Arun.log,line=4,title=[did-appear-twice]::"
+                    + "viewDidAppear on My_ViewController, which is already visible\n")
+        let table = try String(contentsOfFile: summary, encoding: .utf8)
+        #expect(table.contains("| warning | `did-appear-twice` | `My_ViewController` | 1 | `shop,v2:run.log:4` | "
+                                   + "viewDidAppear on My\\_ViewController, which is already visible |\n"), "\(table)")
+    }
+
     @Test func workflowCommandsAndMarkdownEscapeWhatTheLogSays() {
         #expect(GitHubActionsRenderer.escaped("a%b\r\nc:d,e", property: true) == "a%25b%0D%0Ac%3Ad%2Ce")
         #expect(GitHubActionsRenderer.escaped("a:b,c\u{1B}[31m", property: false) == "a:b,c\\x1b[31m")
@@ -146,11 +164,11 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
 
 @Suite(.serialized) struct BaselineTests {
     private func temporaryPath(_ name: String) -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("lctrace-\(UUID().uuidString)-\(name)").path
+        TestFiles.root.appendingPathComponent("lctrace-\(UUID().uuidString)-\(name)").path
     }
 
     @Test func aBaselineKeepsKnownFindingsKnownWhenTheLogShifts() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lctrace-baseline-\(UUID().uuidString)")
+        let directory = TestFiles.root.appendingPathComponent("lctrace-baseline-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let log = directory.appendingPathComponent("app.log").path
         let baseline = directory.appendingPathComponent("baseline.json").path
@@ -184,7 +202,7 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
     }
 
     @Test func aBaselineCountsOccurrences() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lctrace-baseline-\(UUID().uuidString)")
+        let directory = TestFiles.root.appendingPathComponent("lctrace-baseline-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let log = directory.appendingPathComponent("twice.log").path
         let baseline = directory.appendingPathComponent("baseline.json").path
@@ -218,7 +236,13 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
         try #"{"version": "2.1.0"}"#.write(toFile: other, atomically: true, encoding: .utf8)
         #expect(try lctrace(["check", "--baseline", other, "SampleLogs/seed-push-pop.log"]).stderr
                     == "lctrace: baseline \(other) is not an lctrace baseline: it has no \"lctraceBaseline\"\n")
-        #expect(try lctrace(["check", "--baseline", temporaryPath("missing.json"), "SampleLogs/seed-push-pop.log"]).status == 2)
+        let missing = temporaryPath("missing.json")
+        let unread = try lctrace(["check", "--baseline", missing, "SampleLogs/seed-push-pop.log"])
+        #expect(unread.status == 2)
+        // The C library's words for the failure, the same on every platform.
+        #expect(unread.stderr == "lctrace: baseline \(missing) cannot be read: No such file or directory\n")
+        #expect(try lctrace(["check", "--baseline", "SampleLogs", "SampleLogs/seed-push-pop.log"]).stderr
+                    == "lctrace: baseline SampleLogs cannot be read: Is a directory\n")
     }
 
     @Test func findingKeysLeaveOutWhatChangesBetweenRuns() {
@@ -250,28 +274,35 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
         #expect(run.stderr == "lctrace: unknown command 'explian'; did you mean 'explain'? (no log file of that name exists either)\n")
         #expect(try lctrace(["chekc", "x.log"]).stderr.contains("did you mean 'check'?"))
         // A file that exists is read, whatever its name.
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lctrace-names-\(UUID().uuidString)")
+        let directory = TestFiles.root.appendingPathComponent("lctrace-names-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try "A viewDidLoad()\n".write(to: directory.appendingPathComponent("chekc"), atomically: true, encoding: .utf8)
         #expect(try lctrace(["chekc"], directory: directory).status == 0)
     }
 
     /// Run at a terminal with no input named, lctrace says it is reading standard input; from a pipe it does not.
-    @Test(.enabled(if: CommandLineConventionTests.hasLinuxScript)) func aTerminalOnStandardInputGetsAHint() throws {
+    @Test(.enabled(if: CommandLineConventionTests.terminalRunner != nil, "needs script(1) at /usr/bin/script"))
+    func aTerminalOnStandardInputGetsAHint() throws {
         let hint = "lctrace: reading a log from standard input (end it with Ctrl-D; lctrace --help for more)"
-        let atTerminal = try lctrace(["-qec", "\(try lctraceExecutable()) check --fail-on never", "/dev/null"],
+        let runner = try #require(Self.terminalRunner)
+        let atTerminal = try lctrace(runner("\(try lctraceExecutable()) check --fail-on never"),
                                      stdin: Data("A viewDidLoad()\n\u{4}".utf8), executable: "/usr/bin/script")
-        #expect(atTerminal.stdout.contains(hint))
+        #expect(atTerminal.stdout.contains(hint), "\(atTerminal.stdout)")
         let piped = try lctrace(["check", "--fail-on", "never"], stdin: Data("A viewDidLoad()\n".utf8))
         #expect(!piped.stderr.contains(hint))
+        #expect(piped.stderr.contains("(1 line, 1 lifecycle event)"), "\(piped.stderr)")
     }
 
-    /// util-linux's `script`, which runs a command on a pseudo-terminal.
-    static let hasLinuxScript: Bool = {
+    /// The arguments that make `script` run a shell command on a pseudo-terminal and keep no typescript: util-linux's
+    /// `script -qec CMD /dev/null` on Linux, BSD's `script -q /dev/null sh -c CMD` on macOS.
+    static let terminalRunner: (@Sendable (String) -> [String])? = {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return nil }
         #if os(Linux)
-        return FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
+        return { ["-qec", $0, "/dev/null"] }
+        #elseif os(macOS)
+        return { ["-q", "/dev/null", "/bin/sh", "-c", $0] }
         #else
-        return false
+        return nil
         #endif
     }()
 
@@ -293,7 +324,7 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
             .filter { $0.hasSuffix(".log") }.sorted().map { "SampleLogs/" + $0 }
         let generated = try generatedLog(bytes: "300K", seed: 21, format: "nslog-modern")
         let inputs = samples + [generated]
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lctrace-every-\(UUID().uuidString)")
+        let directory = TestFiles.root.appendingPathComponent("lctrace-every-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let reporters = Reporter.allCases.map(\.rawValue)
         let run = try lctrace(["check", "--fail-on", "never"] + reporters.flatMap { ["--reporter", "\($0)=\(directory.path)/\($0).out"] } + inputs)
@@ -309,10 +340,33 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
         let sarif = try #require(try JSONSerialization.jsonObject(with: report("sarif")) as? [String: Any])
         #expect(((sarif["runs"] as? [[String: Any]])?.first?["results"] as? [Any])?.count == findings)
         #expect((try JSONSerialization.jsonObject(with: report("codeclimate")) as? [Any])?.count == findings)
+        // What the text and Markdown reports say is what the JSON report counted.
+        let summary = try #require(json["summary"] as? [String: Any])
+        let counts = try #require(summary["findings"] as? [String: Int])
+        func number(_ key: String) -> Int { summary[key] as? Int ?? -1 }
+        func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 || noun == "info" ? "" : "s")" }
+        let severities = ["error", "warning", "info"].map { plural(counts[$0] ?? -1, $0) }.joined(separator: ", ")
+        #expect(counts.values.reduce(0, +) == findings)
         let text = String(decoding: try report("text"), as: UTF8.self)
-        #expect(text.contains("Summary: "))
+        let textLines = text.split(separator: "\n")
+        #expect(textLines.filter { $0.hasPrefix("Session ") }.count == number("sessions"))
+        let textSummary = try #require(textLines.last)
+        #expect(textSummary.hasPrefix("Summary: \(plural(number("lines"), "line")) ("), "\(textSummary)")
+        #expect(textSummary.hasSuffix("\(plural(number("events"), "event")), \(plural(number("sessions"), "session")), "
+                                      + "\(plural(number("controllers"), "controller")), \(plural(number("transitions"), "transition")); "
+                                      + severities), "\(textSummary)")
         let markdown = String(decoding: try report("markdown"), as: UTF8.self)
-        #expect(markdown.hasPrefix("## lctrace\n"))
+        #expect(markdown.hasPrefix("## lctrace\n\n**\(severities)** in \(plural(number("sessions"), "session")) of "
+                                   + "\(plural(inputs.count, "input")) (\(plural(number("lines"), "line")), "
+                                   + "\(plural(number("events"), "lifecycle event"))).\n"), "\(markdown.prefix(300))")
+        let rowStarts = ["| error |", "| warning |", "| info |"]
+        let rows = markdown.split(separator: "\n").filter { line in rowStarts.contains { line.hasPrefix($0) } }
+        var counted = 0
+        for row in rows {
+            let cells = row.split(separator: "|", omittingEmptySubsequences: false)
+            counted += Int(cells[4].trimmingCharacters(in: .whitespaces)) ?? -1
+        }
+        #expect(!rows.isEmpty && counted == findings, "\(counted) findings in \(rows.count) rows")
         let annotations = String(decoding: try report("github-actions"), as: UTF8.self).split(separator: "\n")
         #expect(annotations.count >= 10 && annotations.allSatisfy { $0.hasPrefix("::") })
         for xml in ["junit", "checkstyle"] {
@@ -333,10 +387,17 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
             .components(separatedBy: "</script>").first)
         let page = try #require(try JSONSerialization.jsonObject(with: Data(runData.utf8)) as? [String: Any])
         #expect((page["findings"] as? [Any])?.count == findings)
+        // A diagram per session, each under its heading; every finding of a session a note of the full form.
         for name in ["mermaid", "mermaid-short"] {
             let markdown = String(decoding: try report(name), as: UTF8.self)
-            #expect(markdown.hasPrefix("### ") && markdown.contains("```mermaid\nsequenceDiagram\n"), "\(name)")
+            #expect(markdown.hasPrefix("### "), "\(name)")
+            #expect(markdown.components(separatedBy: "\n### ").count == number("sessions"), "\(name)")
+            #expect(markdown.components(separatedBy: "```mermaid\nsequenceDiagram\n").count - 1 == number("sessions"), "\(name)")
         }
+        let notes = String(decoding: try report("mermaid"), as: UTF8.self).split(separator: "\n")
+            .filter { line in line.hasPrefix("    Note over ") && ["error [", "warning [", "info ["].contains { line.contains(": " + $0) } }
+        let inSessions = (json["findings"] as? [[String: Any]] ?? []).filter { ($0["session"] as? Int ?? 0) > 0 }.count
+        #expect(notes.count == inSessions && inSessions >= findings - 2, "\(notes.count) finding notes of \(inSessions)")
     }
 }
 
@@ -346,7 +407,7 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
     @Test func reportsWrittenTogetherAreTheReportsWrittenAlone() throws {
         let inputs = [try generatedLog(bytes: "200K", seed: 31, format: "nslog-classic"), Fixtures.sample("seed-push-pop.log"),
                       Fixtures.sample("possible-leak.log")]
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lctrace-fanout-\(UUID().uuidString)")
+        let directory = TestFiles.root.appendingPathComponent("lctrace-fanout-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         for jobs in ["1", "2"] {
             let together = try lctrace(["--jobs", jobs] + ["text", "json", "ndjson"].flatMap { ["--reporter", "\($0)=\(directory.path)/\($0)"] } + inputs)

@@ -34,7 +34,7 @@ import Testing
     @Test func codeClimateFingerprintsAreUniqueAndSurviveShifts() throws {
         let log = "A viewDidLoad()\nA viewWillAppear(_:)\nA viewDidAppear(_:)\nA viewDidAppear(_:)\nA viewDidAppear(_:)\n"
         func fingerprints(_ text: String) throws -> [String] {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lctrace-tests-\(UUID().uuidString)")
+            let directory = TestFiles.root.appendingPathComponent("lctrace-tests-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try Data(text.utf8).write(to: directory.appendingPathComponent("app.log"))
             let output = Output()

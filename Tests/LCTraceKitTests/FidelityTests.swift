@@ -157,8 +157,11 @@ import Testing
 
     @Test func leakTimeoutIsConfigurable() throws {
         var options = AnalysisOptions()
+        #expect(try analyze(sample: "possible-leak.log", options: options).findings.map(\.rule) == [.possibleLeak])
         options.rules.leakTimeoutSeconds = 20
-        #expect(try analyze(sample: "possible-leak.log", options: options).findings.isEmpty)
+        let patient = try analyze(sample: "possible-leak.log", options: options)
+        #expect(patient.findings.isEmpty, "\(patient.findings.map(\.message))")
+        #expect(patient.inputs.first?.lifecycleLines ?? 0 > 20 && patient.inputs.first?.unreadLines == 0)
     }
 
     @Test func withoutTimestampsTheLeakIsDecidedAtTheEndOfTheSession() throws {

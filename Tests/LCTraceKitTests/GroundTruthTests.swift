@@ -38,7 +38,7 @@ import Testing
     @Test(arguments: styles)
     func everyPlantedDeviationIsCaught(_ style: String) throws {
         for (seed, format) in [(51, "nslog-modern"), (52, "bare")] {
-            let manifest = FileManager.default.temporaryDirectory.appendingPathComponent("lctrace-manifest-\(UUID().uuidString)").path
+            let manifest = TestFiles.root.appendingPathComponent("lctrace-manifest-\(UUID().uuidString)").path
             let log = try generatedLog(bytes: "200K", seed: seed, format: format,
                                        options: ["--traffic", "plant", "--style", style, "--manifest", manifest])
             let planted = Set(try String(contentsOfFile: manifest, encoding: .utf8).split(separator: "\n").map { line in

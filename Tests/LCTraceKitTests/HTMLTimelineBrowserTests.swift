@@ -1,26 +1,46 @@
 import Foundation
 import Testing
 
-/// The browser the HTML timeline is checked in: `LCTRACE_CHROMIUM`, or `chromium` on the path (Debian's package,
-/// which `scripts/install-deps.sh` installs). Without one the tests are skipped, except under CI, where they fail.
+/// The browser the HTML timeline is checked in: `LCTRACE_CHROMIUM`; else Chromium or Chrome on the path (Debian's
+/// `chromium`, which `scripts/install-deps.sh` installs); else, on macOS, Chrome or Chromium in its app bundle. Without
+/// one the tests are skipped, except under CI (`CI` set), where they fail. `LCTRACE_BROWSER_TESTS=0` opts out
+/// explicitly, for a machine that cannot have a browser; the skip then says so.
 enum Browser {
+    static let environment = ProcessInfo.processInfo.environment
+
     static let path: String? = {
-        if let chosen = ProcessInfo.processInfo.environment["LCTRACE_CHROMIUM"], !chosen.isEmpty { return chosen }
-        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
-        for name in ["chromium", "chromium-browser", "google-chrome"] {
+        if let chosen = environment["LCTRACE_CHROMIUM"], !chosen.isEmpty { return chosen }
+        let directories = (environment["PATH"] ?? "").split(separator: ":")
+        for name in ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"] {
             for directory in directories where FileManager.default.isExecutableFile(atPath: "\(directory)/\(name)") {
                 return "\(directory)/\(name)"
             }
         }
+        #if os(macOS)
+        let bundles = ["Google Chrome.app/Contents/MacOS/Google Chrome", "Chromium.app/Contents/MacOS/Chromium",
+                       "Google Chrome for Testing.app/Contents/MacOS/Google Chrome for Testing"]
+        let applications = ["/Applications", NSHomeDirectory() + "/Applications"]
+        for folder in applications {
+            for bundle in bundles where FileManager.default.isExecutableFile(atPath: "\(folder)/\(bundle)") {
+                return "\(folder)/\(bundle)"
+            }
+        }
+        #endif
         return nil
     }()
 
-    static var wanted: Bool { path != nil || ProcessInfo.processInfo.environment["CI"] != nil }
+    static let optedOut = environment["LCTRACE_BROWSER_TESTS"] == "0"
+
+    static var wanted: Bool { !optedOut && (path != nil || environment["CI"] != nil) }
+
+    static var skipReason: Comment {
+        optedOut ? "browser tests opted out (LCTRACE_BROWSER_TESTS=0)" : "needs Chromium or Chrome (scripts/install-deps.sh installs it)"
+    }
 
     /// Where the screenshots go: `LCTRACE_SCREENSHOT_DIR`, or a folder in the temporary directory.
     static let screenshots: URL = {
         let chosen = ProcessInfo.processInfo.environment["LCTRACE_SCREENSHOT_DIR"].map { URL(fileURLWithPath: $0) }
-        let directory = chosen ?? FileManager.default.temporaryDirectory.appendingPathComponent("lctrace-screenshots")
+        let directory = chosen ?? TestFiles.root.appendingPathComponent("lctrace-screenshots")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
     }()
@@ -65,7 +85,10 @@ enum Browser {
     }
 
     struct BrowserMissing: Error, CustomStringConvertible {
-        var description: String { "no Chromium: install Debian's chromium (scripts/install-deps.sh does) or set LCTRACE_CHROMIUM" }
+        var description: String {
+            "no Chromium or Chrome: install Debian's chromium (scripts/install-deps.sh does), set LCTRACE_CHROMIUM to a browser, "
+                + "or opt out with LCTRACE_BROWSER_TESTS=0"
+        }
     }
 
     struct CheckFailed: Error, CustomStringConvertible {
@@ -73,11 +96,11 @@ enum Browser {
     }
 }
 
-@Suite(.serialized, .enabled(if: Browser.wanted, "needs Chromium (scripts/install-deps.sh installs it)"))
+@Suite(.serialized, .enabled(if: Browser.wanted, Browser.skipReason))
 struct HTMLTimelineBrowserTests {
     /// A page for `inputs`, with the JSON report of the same run to hold it against.
     private func page(_ inputs: [String], name: String) throws -> (page: String, report: [String: Any]) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lctrace-html-\(UUID().uuidString)")
+        let directory = TestFiles.root.appendingPathComponent("lctrace-html-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let page = directory.appendingPathComponent("\(name).html").path, json = directory.appendingPathComponent("report.json").path
         let run = try lctrace(["analyze", "--reporter", "html=\(page)", "--reporter", "json=\(json)"] + inputs)
@@ -93,7 +116,9 @@ struct HTMLTimelineBrowserTests {
     func pageDrawsEachSessionOfASample(sample: String) throws {
         let (page, report) = try page([Fixtures.sample(sample)], name: "sample")
         let findings = report["findings"] as? [[String: Any]] ?? []
-        for session in report["sessions"] as? [[String: Any]] ?? [] {
+        let sessions = report["sessions"] as? [[String: Any]] ?? []
+        #expect(!sessions.isEmpty, "\(sample): the report has no session to draw")
+        for session in sessions {
             let index = session["index"] as! Int
             let name = sample.replacingOccurrences(of: ".log", with: "") + "-session-\(index)"
             let check = try Browser.check(page, session: index, name: name)
@@ -116,7 +141,7 @@ struct HTMLTimelineBrowserTests {
     /// Names from the log are text on the page: a process called `Shop<i>App` and an input named like an HTML tag
     /// make no element, and show as written.
     @Test func textFromTheLogIsEscaped() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lctrace-hostile-\(UUID().uuidString)")
+        let directory = TestFiles.root.appendingPathComponent("lctrace-hostile-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let input = directory.appendingPathComponent("<img src=x onerror=alert(1)>.log")
         let log = try String(contentsOfFile: Fixtures.sample("did-appear-twice.log"), encoding: .utf8)

@@ -108,11 +108,32 @@ import Testing
 
     // MARK: Output that cannot be written
 
+    /// A file that cannot grow, as on a full disk: the file-size limit set to 0 (RLIMIT_FSIZE, with SIGXFSZ ignored so
+    /// that the write fails with EFBIG rather than the signal ending the process), which every platform has.
     @Test(arguments: ["text", "json", "ndjson"])
-    func aFullDiskIsAnErrorNotASilentSuccess(_ format: String) throws {
-        let run = try Self.run(["--format", format, HostileInputTests.sample], stdout: FileHandle(forWritingAtPath: "/dev/full")!)
-        #expect(run.status == 2)
-        #expect(run.stderr == "lctrace: the report is incomplete: cannot write to the output: No space left on device\n")
+    func aFileThatCannotGrowIsAnErrorNotASilentSuccess(_ format: String) throws {
+        let report = try Fixtures.temporaryFile("", name: "report.\(format)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", #"trap '' XFSZ; ulimit -f 0; out="$1"; shift; exec "$0" "$@" > "$out""#, try lctraceExecutable(), report,
+                             "--format", format, Fixtures.repositoryRoot.appendingPathComponent(HostileInputTests.sample).path]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2)
+        #expect(stderr == "lctrace: the report is incomplete: cannot write to the output: File too large\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: report)).isEmpty)
+    }
+
+    /// A descriptor that every write to fails (EBADF): a file opened for reading only.
+    static func unwritableDescriptor() throws -> Int32 {
+        let fd = open(try Fixtures.temporaryFile("", name: "read-only"), O_RDONLY)
+        #expect(fd >= 0)
+        var byte: UInt8 = 0
+        #expect(write(fd, &byte, 1) == -1 && errno == EBADF)
+        return fd
     }
 
     @Test func aClosedStandardOutputIsAnError() throws {
@@ -130,9 +151,7 @@ import Testing
     }
 
     @Test func findingsPutAsideSurviveAFileThatCannotBeWritten() throws {
-        let full = open("/dev/full", O_RDWR)
-        #expect(full >= 0)
-        let spool = Spool(fileDescriptor: full)
+        let spool = Spool(fileDescriptor: try Self.unwritableDescriptor())
         var expected: [UInt8] = []
         for index in 0..<5_000 {
             let piece = Array(",\n    {\"finding\": \(index)}".utf8)
@@ -147,7 +166,7 @@ import Testing
 
     @Test func aJSONReportsFindingsAgreeWithItsSummaryWhenTheTemporaryFileFails() throws {
         let output = Output()
-        let renderer = JSONRenderer(output: output, includeEvents: false, findings: Spool(fileDescriptor: open("/dev/full", O_RDWR)))
+        let renderer = JSONRenderer(output: output, includeEvents: false, findings: Spool(fileDescriptor: try Self.unwritableDescriptor()))
         let analyzer = try Analyzer(options: AnalysisOptions(), sink: renderer)
         // Three hundred controllers that each appear twice: 300 warnings.
         var log = ""

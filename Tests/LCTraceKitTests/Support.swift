@@ -19,6 +19,18 @@ final class RecordingSink: ReportSink {
     var problems: [Finding] { findings.filter { $0.severity >= .warning } }
 }
 
+/// One folder for everything the test run writes (logs, reports, screenshots unless `LCTRACE_SCREENSHOT_DIR` names
+/// another), in the temporary directory, removed with all it holds when the test process ends.
+enum TestFiles {
+    static let root: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("lctrace-test-run-\(ProcessInfo.processInfo.processIdentifier)")
+        try? FileManager.default.removeItem(at: url)  // left by an earlier run whose process had the same id
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: TestFiles.root) }
+        return url
+    }()
+}
+
 enum Fixtures {
     static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let sampleLogs = repositoryRoot.appendingPathComponent("SampleLogs")
@@ -26,7 +38,7 @@ enum Fixtures {
     static func sample(_ name: String) -> String { sampleLogs.appendingPathComponent(name).path }
 
     static func temporaryFile(_ contents: [UInt8], name: String = "input.log") throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lctrace-tests-\(UUID().uuidString)")
+        let directory = TestFiles.root.appendingPathComponent("lctrace-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let url = directory.appendingPathComponent(name)
         try Data(contents).write(to: url)
@@ -53,4 +65,18 @@ func analyze(sample name: String, options: AnalysisOptions = AnalysisOptions()) 
 
 func analyze(text: String, options: AnalysisOptions = AnalysisOptions()) throws -> RecordingSink {
     try analyze(paths: [try Fixtures.temporaryFile(text)], options: options)
+}
+
+/// A seeded generator (SplitMix64) for tests that draw random inputs: the same draws on every run and platform, so
+/// a failure can be run again.
+struct SeededRandom: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 }

@@ -68,7 +68,7 @@ enum TraceCheck {
 
 @Suite(.serialized) struct TimelineReportTests {
     private func temporaryDirectory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lctrace-timeline-\(UUID().uuidString)")
+        let directory = TestFiles.root.appendingPathComponent("lctrace-timeline-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
     }

@@ -1,4 +1,3 @@
-import Foundation
 import Yams
 
 /// A project's `.lctrace.yml`: rule severities and thresholds, read with Yams.
@@ -26,16 +25,16 @@ public struct ConfigFile: Sendable, Equatable {
 
     /// Reads and validates the file at `path`.
     public static func load(path: String) throws(ConfigError) -> ConfigFile {
-        let data: Data
+        let bytes: [UInt8]
         do {
-            guard let file = FileHandle(forReadingAtPath: path) else { throw CocoaError(.fileReadNoPermission) }
-            defer { try? file.close() }
-            data = try file.read(upToCount: maxBytes + 1) ?? Data()  // one byte more tells a file that is too big
+            bytes = try FileDescriptorIO.readFile(atPath: path, limit: maxBytes)  // one byte more tells a file that is too big
         } catch {
-            throw ConfigError(path: path, message: "cannot be read (\(error.localizedDescription))")
+            throw ConfigError(path: path, message: "cannot be read (\(error))")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ConfigError(path: path, message: data.count > maxBytes ? "is larger than \(maxBytes >> 10) KiB" : "is not UTF-8 text")
+        guard bytes.count <= maxBytes else { throw ConfigError(path: path, message: "is larger than \(maxBytes >> 10) KiB") }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard text.utf8.elementsEqual(bytes) else {  // decoding replaced what is not UTF-8
+            throw ConfigError(path: path, message: "is not UTF-8 text")
         }
         return try parse(text, path: path)
     }

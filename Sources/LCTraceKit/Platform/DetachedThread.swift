@@ -25,19 +25,20 @@ enum DetachedThread {
         defer { pthread_attr_destroy(&attributes) }
         pthread_attr_setstacksize(&attributes, stackBytes)
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        #if canImport(Darwin)
-        var thread: pthread_t?
-        let started = pthread_create(&thread, &attributes, { raw in
-            Unmanaged<Job>.fromOpaque(raw).takeRetainedValue().body()
-            return nil
-        }, job)
-        #else
+        // The thread's handle: Glibc's `pthread_t` is an integer (`unsigned long`, <bits/pthreadtypes.h>); Darwin's
+        // is a nullable pointer (`struct _opaque_pthread_t *`, <sys/_pthread/_pthread_t.h>, whose `pthread_create`
+        // takes a `pthread_t _Nullable *`), and so is musl's (`struct __pthread *`, <alltypes.h>), with no zero value.
+        #if canImport(Glibc)
         var thread = pthread_t()
+        #else
+        var thread: pthread_t? = nil
+        #endif
+        // The start routine's argument is `void * _Nullable` on Darwin (<pthread.h> as the SDK's overlay epoch
+        // imports it) and a plain `void *` elsewhere: unwrapped here for all, since `job` is never nil.
         let started = pthread_create(&thread, &attributes, { raw in
             Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue().body()
             return nil
         }, job)
-        #endif
         if started != 0 {
             let job = Unmanaged<Job>.fromOpaque(job).takeRetainedValue()
             DispatchQueue.global().async { job.body() }

@@ -102,6 +102,28 @@ public enum FileDescriptorIO {
         return total
     }
 
+    /// The bytes of the file at `path`, read to its end, or to one byte past `limit` when it is longer (so that a
+    /// caller can tell a file that is too large). Throws the error of the first call that fails, EINTR excepted.
+    public static func readFile(atPath path: String, limit: Int = .max) throws(SystemError) -> [UInt8] {
+        let fd = try openForReading(path)
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 1)
+        defer { chunk.deallocate() }
+        while bytes.count <= limit {
+            let count: Int
+            do {
+                count = try read(fd, into: chunk.baseAddress!, count: chunk.count)
+            } catch where error.isInterrupted {
+                continue
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[..<count]))
+        }
+        if bytes.count - limit > 1 { bytes.removeLast(bytes.count - limit - 1) }
+        return bytes
+    }
+
     /// Moves the descriptor's position back to the start of the file.
     static func rewind(_ fd: Int32) {
         _ = lseek(fd, 0, SEEK_SET)

@@ -20,6 +20,8 @@ enum TerminationSignals {
     static func catchWithoutRestart() {
         var action = sigaction()
         let handler: @convention(c) (Int32) -> Void = { _ in TerminationSignals.arrived = 1 }
+        // The handler field sits in a union of a different name on each C library: Darwin's `__sigaction_u`
+        // (<sys/signal.h>), Glibc's `__sigaction_handler` (<bits/sigaction.h>), musl's `__sa_handler` (<signal.h>).
         #if canImport(Darwin)
         action.__sigaction_u.__sa_handler = handler
         #elseif canImport(Glibc)

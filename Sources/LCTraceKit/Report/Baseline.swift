@@ -83,13 +83,13 @@ public struct Baseline: Sendable, Equatable {
 
     /// Reads the baseline file at `path`.
     public init(path: String) throws(ReadError) {
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            bytes = try FileDescriptorIO.readFile(atPath: path)
         } catch {
-            throw .unreadable((error as NSError).localizedFailureReason ?? "\(error.localizedDescription)")
+            throw .unreadable(error.description)
         }
-        try self.init(json: data)
+        try self.init(json: Data(bytes))
     }
 
     /// The file's text: entries sorted by input, rule, class and message, one per line.
