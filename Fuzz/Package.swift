@@ -9,6 +9,8 @@ import PackageDescription
 
 let package = Package(
     name: "lctrace-fuzz",
+    // The main package's: a package cannot depend on one that needs a newer macOS than its own.
+    platforms: [.macOS(.v13)],
     dependencies: [
         .package(name: "lctrace", path: ".."),
     ],

@@ -16,13 +16,20 @@ out="${1:-$fuzz_dir/seeds}"
 max_bytes=1024
 mkdir -p "$out"
 
+# SHA-1 of a file, in hex: GNU coreutils' sha1sum where there is one, else Perl's shasum (macOS).
+if command -v sha1sum >/dev/null 2>&1; then
+  sha1() { sha1sum "$1" | cut -c1-40; }
+else
+  sha1() { shasum -a 1 "$1" | cut -c1-40; }
+fi
+
 # Writes standard input, prefixed with the mode byte $1, as one seed.
 seed() {
   local tmp
   tmp="$(mktemp)"
   { printf '%s' "$1"; cat; } > "$tmp"
   if [ "$(wc -c < "$tmp")" -le "$max_bytes" ]; then
-    mv "$tmp" "$out/$(sha1sum "$tmp" | cut -c1-40)"
+    mv "$tmp" "$out/$(sha1 "$tmp")"
   else
     rm -f "$tmp"
   fi
@@ -46,4 +53,5 @@ done
 for gz in "$root"/Tests/LCTraceKitTests/Fixtures/gzip/*.gz; do
   seed A < "$gz"
 done
-echo "$(find "$out" -type f | wc -l) seeds in $out"
+# (wc pads its count with spaces on macOS.)
+echo "$(($(find "$out" -type f | wc -l))) seeds in $out"

@@ -14,7 +14,13 @@ if [ "$(uname)" = Linux ]; then
   flags+=(-Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld)
 fi
 # Without the manifest cache, a file added to LCTraceKit is seen by this package's build.
-swift build "${flags[@]}" --disable-build-manifest-caching
+if ! swift build "${flags[@]}" --disable-build-manifest-caching; then
+  if [ "$(uname)" = Darwin ]; then
+    echo "smoke.sh: on macOS, -sanitize=fuzzer needs a swift.org toolchain (Xcode's has no libFuzzer): install one" \
+      "and run TOOLCHAINS=swift Fuzz/smoke.sh (README.md)" >&2
+  fi
+  exit 1
+fi
 fuzzer="$(swift build "${flags[@]}" --show-bin-path)/lctrace-fuzz"
 
 [ -d seeds ] || ./seed-corpus.sh

@@ -18,8 +18,41 @@
 #   scripts/benchmark.sh              # 100M and 1G, 3 runs each
 #   RUNS=5 scripts/benchmark.sh
 #   SMALL=10M LARGE=100M scripts/benchmark.sh   # a quick run (the ratios still apply; linearity is 10 x)
+#
+# It needs bash 4 or later, GNU time and GNU grep with -P. On Linux these are the system's (/usr/bin/time from
+# Debian's `time`); on macOS, Homebrew's: `brew install bash gnu-time grep coreutils`, with Homebrew's bash first on
+# PATH or named to run the script; GNU time and grep are then gtime and ggrep, and the processor count comes from
+# nproc, gnproc, getconf or sysctl, whichever there is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+TIME=/usr/bin/time
+GREP="grep"
+if [ "$(uname -s)" = Darwin ]; then
+    if command -v gtime >/dev/null 2>&1; then TIME=gtime; fi
+    if command -v ggrep >/dev/null 2>&1; then GREP=ggrep; fi
+fi
+lacking=()
+[ "${BASH_VERSINFO[0]}" -ge 4 ] || lacking+=("bash 4 or later (this is $BASH_VERSION, $BASH)")
+"$TIME" -f '%e %M' -o /dev/null true >/dev/null 2>&1 || lacking+=("GNU time ($TIME -f FORMAT -o FILE)")
+printf 'a b\n' | "$GREP" -cP '\w \w' >/dev/null 2>&1 || lacking+=("GNU grep with Perl regular expressions ($GREP -P)")
+if [ "${#lacking[@]}" -gt 0 ]; then
+    echo "benchmark.sh: missing what it needs:" >&2
+    printf '  - %s\n' "${lacking[@]}" >&2
+    if [ "$(uname -s)" = Darwin ]; then
+        echo "On macOS: brew install bash gnu-time grep coreutils; the benchmark then uses gtime, ggrep, and gnproc (or" \
+            "sysctl -n hw.ncpu). Run it with Homebrew's bash: first on PATH (eval \"\$(brew shellenv)\"), or as" \
+            "\"\$(brew --prefix)/bin/bash\" scripts/benchmark.sh" >&2
+    else
+        echo "On Debian/Ubuntu: apt-get install time grep" >&2
+    fi
+    exit 1
+fi
+# Peak memory in KiB, as GNU time reports it on Linux. macOS gives ru_maxrss in bytes: a GNU time that prints it as it
+# is reports more than 64 MiB for `true`, which cannot be KiB, and its numbers are divided by 1024.
+RSS_DIVISOR=1
+if [ "$(uname -s)" = Darwin ] && [ "$("$TIME" -f '%M' true 2>&1 >/dev/null)" -gt 65536 ]; then RSS_DIVISOR=1024; fi
+processors() { nproc 2>/dev/null || gnproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || sysctl -n hw.ncpu; }
 
 RUNS=${RUNS:-3}
 SMALL_REPEAT=${SMALL_REPEAT:-3}
@@ -59,8 +92,12 @@ endless_many="$DATA/endless-400k-instances.log"
 
 # Runs a command RUNS times (interleaved with the others by the caller); prints "seconds max_rss_kib".
 measure() {
-    /usr/bin/time -f "%e %M" -o "$DATA/time.tmp" "$@" > "$DATA/out.tmp"
-    cat "$DATA/time.tmp"
+    "$TIME" -f "%e %M" -o "$DATA/time.tmp" "$@" > "$DATA/out.tmp"
+    if [ "$RSS_DIVISOR" = 1 ]; then
+        cat "$DATA/time.tmp"
+    else
+        awk -v d="$RSS_DIVISOR" '{ printf "%s %d\n", $1, $2 / d }' "$DATA/time.tmp"
+    fi
 }
 
 median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
@@ -85,7 +122,7 @@ for size in "$SMALL" "$LARGE"; do
     "$LCTRACE" --format json --no-events "$file" > "$report"
     events=$(grep -o '"events": [0-9]*' "$report" | tail -1 | grep -o '[0-9]*$')
     false_findings=$((false_findings + $(findings "$report")))
-    matches=$(grep -cP "$PATTERN" "$file")
+    matches=$("$GREP" -cP "$PATTERN" "$file")
     if [ "$events" != "$matches" ]; then
         echo "event count $events differs from grep's $matches on $file" >&2
         status=1
@@ -94,17 +131,17 @@ done
 # Each round runs every command on both inputs, the small one SMALL_REPEAT times: both sizes meet the machine's
 # slow and fast spells alike (the linearity check divides one by the other), and the short runs, more numerous,
 # steady their median.
-for run in $(seq "$RUNS"); do
+for _ in $(seq "$RUNS"); do
     for size in "$SMALL" "$LARGE"; do
         file="$DATA/$size.log"
         repeats=1
         [ "$size" = "$SMALL" ] && repeats=$SMALL_REPEAT
-        for repeat in $(seq "$repeats"); do
+        for _ in $(seq "$repeats"); do
             for name in $COMMANDS; do
                 case $name in
                     wc) result=$(measure wc -l "$file") ;;
-                    grep-count) result=$(measure grep -cP "$PATTERN" "$file") ;;
-                    grep-print) result=$(measure grep -P "$PATTERN" "$file") ;;
+                    grep-count) result=$(measure "$GREP" -cP "$PATTERN" "$file") ;;
+                    grep-print) result=$(measure "$GREP" -P "$PATTERN" "$file") ;;
                     lctrace-json) result=$(measure "$LCTRACE" --format json --no-events "$file") ;;
                     lctrace-check) result=$(measure "$LCTRACE" check --quiet --fail-on never "$file") ;;
                     lctrace-ndjson) result=$(measure "$LCTRACE" --format ndjson "$file") ;;
@@ -133,7 +170,7 @@ within() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v >= lo && v <= h
 check() { if within "$@"; then echo "met"; else echo "**missed**"; fi; }
 
 echo
-echo "Machine: $(nproc) cores, $(uname -sr); $(grep --version | head -1); lctrace $(git rev-parse --short HEAD 2>/dev/null || echo '?'); median of $RUNS runs ($SMALL: $((RUNS * SMALL_REPEAT)))"
+echo "Machine: $(processors) cores, $(uname -sr); $("$GREP" --version | head -1); lctrace $(git rev-parse --short HEAD 2>/dev/null || echo '?'); median of $RUNS runs ($SMALL: $((RUNS * SMALL_REPEAT)))"
 echo
 echo "| input | command | median s | peak RSS MiB |"
 echo "|---|---|---|---|"
@@ -160,9 +197,9 @@ endless_met=0
 for key in $(printf '%s\n' "${!endless[@]}" | sort); do
     result=${endless[$key]}
     seconds=${result% *}
-    rss=$(mib "${result#* }")
-    echo "| one endless session, $key --no-events: peak RSS, time | $rss MiB, $seconds s | <= 64 MiB, <= 30 s | $(within "$rss" 0 64 && within "$seconds" 0 30 && echo met || echo '**missed**') |"
-    within "$rss" 0 64 && within "$seconds" 0 30 || endless_met=1
+    endless_rss=$(mib "${result#* }")
+    echo "| one endless session, $key --no-events: peak RSS, time | $endless_rss MiB, $seconds s | <= 64 MiB, <= 30 s | $(within "$endless_rss" 0 64 && within "$seconds" 0 30 && echo met || echo '**missed**') |"
+    within "$endless_rss" 0 64 && within "$seconds" 0 30 || endless_met=1
 done
 [ "$endless_met" = 0 ] || status=1
 within "$false_findings" 0 0 && \

@@ -13,6 +13,10 @@ optionally clicks the first finding row, takes a full-page screenshot (and a dar
 on standard output. It exits 0 when the page was checked, whatever it found; non-zero, with a message on standard
 error, when Chromium could not be started or the page never became ready.
 
+The browser, on Linux and macOS alike: --chromium, else $LCTRACE_CHROMIUM, else $CHROMIUM, else the first of
+chromium, chromium-browser, google-chrome and google-chrome-stable on the PATH, else Google Chrome, Chromium or
+Google Chrome for Testing in /Applications or ~/Applications.
+
 Python 3 standard library only.
 """
 import argparse
@@ -20,6 +24,7 @@ import base64
 import json
 import os
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -159,6 +164,32 @@ class DevTools:
                     return True
 
 
+BROWSER_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+
+APP_BUNDLES = (
+    "Google Chrome.app/Contents/MacOS/Google Chrome",
+    "Chromium.app/Contents/MacOS/Chromium",
+    "Google Chrome for Testing.app/Contents/MacOS/Google Chrome for Testing",
+)
+
+
+def find_browser(chosen=None):
+    """The browser to run (see the module's documentation), or None when there is none."""
+    for candidate in (chosen, os.environ.get("LCTRACE_CHROMIUM"), os.environ.get("CHROMIUM")):
+        if candidate:
+            return candidate
+    for name in BROWSER_NAMES:
+        path = shutil.which(name)
+        if path:
+            return path
+    for folder in ("/Applications", os.path.expanduser("~/Applications")):
+        for bundle in APP_BUNDLES:
+            path = os.path.join(folder, bundle)
+            if os.path.isfile(path) and os.access(path, os.X_OK):
+                return path
+    return None
+
+
 def tail(path, lines=15):
     try:
         with open(path, "rb") as f:
@@ -278,8 +309,12 @@ def check(args, profile, stderr_path):
     page_url = "file://" + page
     url = page_url + ("#session-%d" % args.session if args.session is not None else "")
 
+    browser = find_browser(args.chromium)
+    if browser is None:
+        raise CheckError("no Chromium or Google Chrome found: pass --chromium, set LCTRACE_CHROMIUM, or install one ("
+                         + ", ".join(BROWSER_NAMES) + " on the PATH, or an app in /Applications)")
     with open(stderr_path, "wb") as stderr_file:
-        proc, to_child, from_child = start_chromium(args.chromium, profile, stderr_file)
+        proc, to_child, from_child = start_chromium(browser, profile, stderr_file)
     devtools = DevTools(to_child, from_child, proc)
     errors, requests = [], []
 
@@ -405,7 +440,8 @@ def main():
     parser.add_argument("--width", type=int, default=1400)
     parser.add_argument("--height", type=int, default=900)
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds for Chromium to start and the page to get ready")
-    parser.add_argument("--chromium", default=os.environ.get("CHROMIUM", "chromium"), help="the browser to run (default: chromium)")
+    parser.add_argument("--chromium", help="the browser to run (default: $LCTRACE_CHROMIUM, $CHROMIUM, chromium or Chrome "
+                        "on the PATH, or the macOS app in /Applications)")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="chromium-check-") as scratch:

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Draws the README's screenshots of the HTML timeline from real output: the seed's push and pop (light), and a busy
-# session of a generated log (dark). Needs a debug build (swift build) and chromium.
+# session of a generated log (dark). Needs a debug build (swift build) and Chromium or Google Chrome:
+# scripts/chromium-check.py runs the one LCTRACE_CHROMIUM or CHROMIUM names in the environment, else the first it finds
+# on the PATH or, on macOS, in /Applications.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)

@@ -103,6 +103,22 @@ import Testing
         #expect(InputLocation.workingDirectory(nil) == FileManager.default.currentDirectoryPath)
     }
 
+    /// An input named through a symbolic link to the working directory (macOS's `/tmp` is a link to `/private/tmp`,
+    /// and `getcwd` gives the latter) is named relative to it all the same.
+    @Test func inputLocationsThroughASymbolicLink() throws {
+        let real = TestFiles.root.appendingPathComponent("checkout-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: real.appendingPathComponent("logs"), withIntermediateDirectories: true)
+        try Data("A viewDidLoad()\n".utf8).write(to: real.appendingPathComponent("logs/a.log"))
+        let link = TestFiles.root.appendingPathComponent("link-\(UUID().uuidString)")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
+        #expect(InputLocation(input: link.path + "/logs/a.log", workingDirectory: real.path).place == .relative("logs/a.log"))
+        #expect(InputLocation(input: real.path + "/logs/a.log", workingDirectory: link.path).place == .relative("logs/a.log"))
+        // A file that is not there, or not below, stays absolute as written.
+        #expect(InputLocation(input: link.path + "/logs/b.log", workingDirectory: real.path).place == .absolute(link.path + "/logs/b.log"))
+        #expect(InputLocation(input: link.path + "/logs/a.log", workingDirectory: real.path + "/logs/x")
+                    .place == .absolute(link.path + "/logs/a.log"))
+    }
+
     @Test func sarifStandardInputHasNoBase() throws {
         let output = Output()
         let sink = SARIFRenderer(output: output, workingDirectory: "/work")

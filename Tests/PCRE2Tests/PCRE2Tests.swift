@@ -4,7 +4,12 @@ import Testing
 @Suite struct PCRE2PatternTests {
     @Test func compilesWithJITAndNamedGroups() throws {
         let pattern = try PCRE2Pattern(#"(?<process>\w+)\[(?<pid>\d+)\]"#)
+        #expect(!pattern.isJITCompiled || PCRE2Pattern.jitAvailable)
+        #if os(Linux)
+        // On macOS a test host under the hardened runtime may be refused the MAP_JIT memory that JIT needs, and the
+        // pattern then runs interpreted; on Linux nothing stands in the way.
         #expect(pattern.isJITCompiled == PCRE2Pattern.jitAvailable)
+        #endif
         #expect(pattern.groupNumber(named: "process") == 1)
         #expect(pattern.groupNumber(named: "pid") == 2)
         #expect(pattern.groupNumber(named: "tid") == nil)

@@ -1,6 +1,8 @@
 /// Where an input is, as the CI reports (SARIF, Code Climate) name it: relative to the working directory when it is
 /// below it, so that a report reads the same in every checkout and links to the file in the repository; absolute
-/// otherwise. Paths are taken as written: `.` and `..` are resolved, symbolic links are not.
+/// otherwise. Paths are taken as written, `.` and `..` resolved; only when an input is not below the working directory
+/// as written are symbolic links followed on both sides (macOS's `/tmp` is `/private/tmp`, and `getcwd` says the
+/// latter), so that an input in the working directory is named relative to it whichever spelling reached lctrace.
 struct InputLocation: Equatable {
     enum Place: Equatable {
         /// Below the working directory: the path from it, `/`-separated.
@@ -18,7 +20,14 @@ struct InputLocation: Equatable {
         guard input != InputSource.standardInput.name else { place = .standardInput; return }
         let path = InputLocation.normalized(input.hasPrefix("/") ? input : workingDirectory + "/" + input)
         let directory = workingDirectory.hasSuffix("/") ? workingDirectory : workingDirectory + "/"
-        place = path.hasPrefix(directory) ? .relative(String(path.dropFirst(directory.count))) : .absolute(path)
+        if path.hasPrefix(directory) {
+            place = .relative(String(path.dropFirst(directory.count)))
+        } else if let resolved = ResolvedPath.of(path), let resolvedDirectory = ResolvedPath.of(workingDirectory),
+                  resolved.hasPrefix(resolvedDirectory.hasSuffix("/") ? resolvedDirectory : resolvedDirectory + "/") {
+            place = .relative(String(resolved.dropFirst(resolvedDirectory.count).drop { $0 == "/" }))
+        } else {
+            place = .absolute(path)
+        }
     }
 
     /// The path a report names: relative or absolute, or `<stdin>`.
