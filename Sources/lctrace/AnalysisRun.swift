@@ -34,21 +34,28 @@ struct AnalysisRun {
         settings.failureSeverity = failureSeverity
         settings.rules = options.rules
         settings.sessions = report.session
+        // Nothing is opened for writing before every output is known not to land on an input or on another output.
+        if let problem = OutputPlan.problem(outputs: outputPlaces, inputs: inputPlaces(sources, config: options.configPath)) {
+            fail(problem)
+        }
         let baseline = report.baseline.map { path in
             do { return try Baseline(path: path) } catch { fail("baseline \(path) \(error)") }
         }
 
+        // A report to a file replaces it once complete; a live run's report grows in place, to be read as it grows.
         var outputs: [(output: Output, path: String?)] = []
         var renderers: [any ReportSink] = []
         for request in requests {
-            let path = request.path ?? report.output
-            let output = path.map(openOutput) ?? Output.standardOutput()
+            let path = request.path ?? report.outputPath
+            let output = path.map { openOutput($0, replacing: !live) } ?? Output.standardOutput()
             settings.color = path == nil && useColor()
             let stepSummary = request.reporter == .githubActions ? stepSummaryOutput() : nil
             if let stepSummary { outputs.append((stepSummary, Environment.value(of: "GITHUB_STEP_SUMMARY"))) }
             outputs.append((output, path))
             renderers.append(request.reporter.renderer(output: output, settings: settings, stepSummary: stepSummary))
         }
+        // Made now, so that a path that cannot be written fails the run before the analysis rather than after it.
+        let baselineOutput = report.writeBaseline.map { openOutput($0, replacing: true) }
         options.keepEvents = requests.contains { $0.reporter.keepsEvents(settings) }
 
         var sink: any ReportSink = renderers.count == 1 ? renderers[0] : ReportFanOut(renderers)
@@ -73,7 +80,7 @@ struct AnalysisRun {
         let quiet = input.quiet
         analyzer.notice = { message in
             progress?.clear()
-            if !quiet { StandardStream.error.write("lctrace: \(message)\n") }
+            if !quiet { StandardStream.error.write("lctrace: \(TerminalText.escaped(message))\n") }
         }
         do {
             try analyzer.analyze(sources, jobs: input.jobs ?? Processors.onlineCount)
@@ -86,17 +93,43 @@ struct AnalysisRun {
         let finished = analyzer.finish()
         let summary = filter?.adjusted(finished) ?? finished
         for (output, path) in outputs { finishWriting(output, to: path) }
-        if let recorder, let path = report.writeBaseline {
-            let output = openOutput(path)
+        if let recorder, let output = baselineOutput, let path = report.writeBaseline {
             output.write(recorder.baseline.json)
             finishWriting(output, to: path)
         }
         if input.stats { StandardStream.error.write(statistics.report(summary)) }
+        // A live run ends when it is interrupted; a run over files that was interrupted has read only part of them.
+        if !live, let signal = StopRequest.signal {
+            StandardStream.error.write("lctrace: interrupted by \(signal.name): the reports are whole but cover only the "
+                                       + "\(summary.lines) lines read before it\n")
+            exitProcess(128 + signal.number)
+        }
         return summary
     }
 
-    private func openOutput(_ path: String) -> Output {
-        do { return try Output(path: path) } catch { fail("\(error)") }
+    private func openOutput(_ path: String, replacing: Bool) -> Output {
+        do { return replacing ? try Output.replacing(path) : try Output(path: path) } catch { fail("\(error)") }
+    }
+
+    /// Every file the run writes, labelled as the command line named it.
+    private var outputPlaces: [OutputPlan.Place] {
+        var places = requests.map { request in
+            OutputPlan.Place(request.path.map { "--reporter \(request.reporter.rawValue)=\($0)" }
+                                 ?? report.outputPath.map { "--output \($0)" } ?? "standard output", path: request.path ?? report.outputPath)
+        }
+        if let path = report.writeBaseline { places.append(OutputPlan.Place("--write-baseline \(path)", path: path)) }
+        if requests.contains(where: { $0.reporter == .githubActions }), let path = Environment.value(of: "GITHUB_STEP_SUMMARY"), !path.isEmpty {
+            places.append(OutputPlan.Place("the job summary GITHUB_STEP_SUMMARY=\(path)", path: path))
+        }
+        return places
+    }
+
+    /// Every file the run reads: the inputs, the baseline and the configuration file.
+    private func inputPlaces(_ sources: [InputSource], config: String?) -> [OutputPlan.Place] {
+        var places = sources.map { OutputPlan.Place($0.path.map { "the input \($0)" } ?? "standard input", path: $0.path) }
+        if let path = report.baseline { places.append(OutputPlan.Place("the baseline \(path)", path: path)) }
+        if let config { places.append(OutputPlan.Place("the configuration file \(config)", path: config)) }
+        return places
     }
 
     /// GitHub's job summary file, appended to, when the job has one.

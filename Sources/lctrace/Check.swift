@@ -39,7 +39,7 @@ struct Check: ParsableCommand {
                                   requests: try report.requests(fallback: Check.fallback), includeEvents: false,
                                   failureSeverity: failOn.severity ?? .error).run()
         let failing = failOn.severity.map { summary.findings(atLeast: $0) } ?? 0
-        if !input.quiet { StandardStream.error.write("lctrace: " + Check.summaryLine(summary) + "\n") }
+        if !input.quiet { StandardStream.error.write("lctrace: " + TerminalText.escaped(Check.summaryLine(summary)) + "\n") }
         if failing > 0, let threshold = failOn.severity {
             let counted = threshold == .error ? plural(failing, "error") : plural(failing, "finding") + " of warning severity or more"
             StandardStream.error.write("lctrace: \(counted) reach\(failing == 1 ? "es" : "") --fail-on \(threshold.rawValue)\n")

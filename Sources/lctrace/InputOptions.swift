@@ -24,7 +24,7 @@ struct InputOptions: ParsableArguments {
     var quiet = false
 
     func validate() throws {
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
+        if let jobs, !(1...Analyzer.maxJobs).contains(jobs) { throw ValidationError("--jobs must be from 1 to \(Analyzer.maxJobs).") }
         if follow, inputs.count != 1 || inputs == ["-"] {
             throw ValidationError("--follow reads exactly one file.")
         }

@@ -28,6 +28,7 @@ struct LCTrace: ParsableCommand {
         defaultSubcommand: Analyze.self)
 
     static func main() {
+        StandardStream.openClosedStandardDescriptors()
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let mistyped = MistypedCommand.check(arguments, commands: configuration.subcommands.map { $0._commandName }) {
             fail(mistyped)
@@ -79,25 +80,35 @@ enum MistypedCommand {
     }
 }
 
-/// The first line of `message`, at most 300 characters: an error never echoes a 100 KB argument back.
+/// `message` on one line, at most 600 characters: the lines of a list (argument-parser's "Please provide one of the
+/// following:" and its values) joined by commas, and never a 100 KB argument echoed back whole.
 func oneLine(_ message: String) -> String {
-    let line = message.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? message
-    return line.count <= 300 ? line : line.prefix(297) + "…"
+    let lines = message.split(separator: "\n", omittingEmptySubsequences: true).map { line in
+        var line = line.drop { $0 == " " }
+        if line.hasPrefix("- ") { line = line.dropFirst(2) }
+        return String(line)
+    }
+    guard var text = lines.first else { return message }
+    if lines.count > 1 { text += " " + lines.dropFirst().joined(separator: ", ") }
+    return text.count <= 600 ? text : text.prefix(597) + "…"
 }
 
-/// Flushes a report; when it could not all be written (a full disk, a closed standard output), says so and exits
-/// with status 2, so that a CI job does not take a missing report for a clean one.
+/// Flushes a report and puts it in place; when it could not all be written (a full disk, a closed standard output),
+/// says so and exits with status 2, so that a CI job does not take a missing report for a clean one.
 func finishWriting(_ output: Output, to destination: String? = nil) {
-    output.flush()
+    output.commit()
     if let failure = output.failure {
         fail("the report\(destination.map { " to \($0)" } ?? "") is incomplete: \(failure)")
     }
 }
 
-/// Says what went wrong on stderr and exits with status 2.
+/// Says what went wrong on stderr and exits with status 2; report files not yet complete are removed, and the files
+/// they would have replaced stay as they were. Names and text from the command line or a log in `message` are
+/// escaped for the terminal (a newline in a path cannot start a line of its own).
 func fail(_ message: String) -> Never {
     ProgressLine.current?.clear()
-    StandardStream.error.write("lctrace: \(message)\n")
+    ReplacementFile.discardAll()
+    StandardStream.error.write("lctrace: \(TerminalText.escaped(message))\n")
     exitProcess(ExitStatus.usageOrInput)
 }
 

@@ -56,7 +56,7 @@ struct Lines: ParsableCommand {
             if json { output.write(LineReadingRendering.json(reading)); return }
             if several, currentInput != reading.input {
                 currentInput = reading.input
-                output.write("==> \(reading.input) <==\n")
+                output.write("==> \(TerminalText.escaped(reading.input)) <==\n")
             }
             output.write(LineReadingRendering.text(reading))
         }

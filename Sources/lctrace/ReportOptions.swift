@@ -15,7 +15,8 @@ struct ReporterRequest: ExpressibleByArgument, Equatable {
         let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         guard let reporter = Reporter(rawValue: parts[0]) else { return nil }
         if parts.count == 2, parts[1].isEmpty { return nil }
-        self.init(reporter, path: parts.count == 2 ? parts[1] : nil)
+        // `NAME=-` is standard output, as `-` is everywhere else on the command line.
+        self.init(reporter, path: parts.count == 2 && parts[1] != "-" ? parts[1] : nil)
     }
 
     static var allValueStrings: [String] { Reporter.allCases.map(\.rawValue) }
@@ -31,7 +32,7 @@ struct ReportOptions: ParsableArguments {
     var reporter: [ReporterRequest] = []
 
     @Option(name: [.customShort("o"), .long], help: ArgumentHelp(
-        "Write the report to this file instead of standard output.", valueName: "path"),
+        "Write the report to this file instead of standard output ('-': standard output).", valueName: "path"),
         completion: .file())
     var output: String?
 
@@ -54,21 +55,20 @@ struct ReportOptions: ParsableArguments {
     @Option(name: .long, help: "Colour in the text report: auto (on a terminal, unless NO_COLOR is set), always or never.")
     var color: ColorChoice = .auto
 
+    /// `--output`'s file; nil for standard output (no `--output`, or `-o -`).
+    var outputPath: String? { output == "-" ? nil : output }
+
     /// The reports asked for, or `fallback` when none was; one at most goes to standard output.
     func requests(fallback: [ReporterRequest]) throws -> [ReporterRequest] {
         let requests = reporter.isEmpty ? fallback : reporter
         if let session, !requests.contains(where: { $0.reporter.drawsTimelines }) {
             throw ValidationError("--session \(session) chooses what the timeline reports draw; add --reporter chrome-trace, html or mermaid.")
         }
-        let paths = requests.map { $0.path ?? output }
+        let paths = requests.map { $0.path ?? outputPath }
         let toStandardOutput = requests.indices.filter { paths[$0] == nil }
         if toStandardOutput.count > 1 {
             let names = toStandardOutput.map { requests[$0].reporter.rawValue }.joined(separator: " and ")
             throw ValidationError("\(names) would both write to standard output; give all but one a path (--reporter NAME=PATH).")
-        }
-        let files = paths.compactMap { $0 }
-        if let twice = files.first(where: { path in files.filter { $0 == path }.count > 1 }) {
-            throw ValidationError("two reports would write to \(twice); give each its own path.")
         }
         return requests
     }

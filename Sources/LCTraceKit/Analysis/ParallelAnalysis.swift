@@ -2,8 +2,12 @@
 /// replayed into the run's sink in input order with sessions renumbered, so the output is byte-identical to
 /// analysing the inputs one after another. At most N inputs are in flight or waiting to be replayed.
 extension Analyzer {
+    /// The most threads a run uses, whatever it asks for.
+    public static let maxJobs = 1024
+
     /// Throws `InputFailure` for the first input (in order) that cannot be read, after everything before it.
     public func analyze(_ sources: [InputSource], jobs: Int) throws(InputFailure) {
+        let jobs = min(max(jobs, 1), Analyzer.maxJobs)
         if jobs > 1, sources.count == 1, let source = sources.first {
             do {
                 if try analyzeInSections(source, jobs: jobs) { return }

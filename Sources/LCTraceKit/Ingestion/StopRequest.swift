@@ -4,6 +4,9 @@ public enum StopRequest {
     /// Whether SIGINT or SIGTERM arrived.
     public static var isRequested: Bool { TerminationSignals.haveArrived }
 
+    /// The signal that asked for the stop, with its name: `(2, "SIGINT")` or `(15, "SIGTERM")`; nil when none did.
+    public static var signal: (number: Int32, name: String)? { TerminationSignals.lastArrived }
+
     /// Installs the handlers (without SA_RESTART, so a blocked read returns at once).
     public static func install() {
         TerminationSignals.catchWithoutRestart()

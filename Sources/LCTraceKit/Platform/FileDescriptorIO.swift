@@ -13,21 +13,21 @@ import Musl
 public enum FileDescriptorIO {
     /// Opens `path` for reading.
     public static func openForReading(_ path: String) throws(SystemError) -> Int32 {
-        let fd = open(path, O_RDONLY)
+        let fd = open(SystemPath.bytes(path), O_RDONLY)
         guard fd >= 0 else { throw .last }
         return fd
     }
 
     /// Opens `path` for writing, made if it does not exist (permissions 0666 less the umask) and emptied if it does.
     public static func createForWriting(_ path: String) throws(SystemError) -> Int32 {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o666)
+        let fd = open(SystemPath.bytes(path), O_WRONLY | O_CREAT | O_TRUNC, 0o666)
         guard fd >= 0 else { throw .last }
         return fd
     }
 
     /// Opens `path` for writing at its end, made if it does not exist (permissions 0666 less the umask).
     public static func openForAppending(_ path: String) throws(SystemError) -> Int32 {
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o666)
+        let fd = open(SystemPath.bytes(path), O_WRONLY | O_CREAT | O_APPEND, 0o666)
         guard fd >= 0 else { throw .last }
         return fd
     }

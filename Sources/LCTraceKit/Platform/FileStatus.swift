@@ -21,7 +21,7 @@ public struct FileStatus: Equatable, Sendable {
     /// The file `path` names (symbolic links followed); nil when it cannot be looked at.
     public init?(path: String) {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard stat(SystemPath.bytes(path), &info) == 0 else { return nil }
         self.init(info)
     }
 
@@ -48,12 +48,12 @@ public struct FileStatus: Equatable, Sendable {
 
     /// Whether `path` names something (`access` with `F_OK`).
     public static func exists(atPath path: String) -> Bool {
-        access(path, F_OK) == 0
+        access(SystemPath.bytes(path), F_OK) == 0
     }
 
     /// Whether `path` names nothing: it cannot be looked at because it does not exist (ENOENT), not for another
     /// reason such as a directory on the way that cannot be searched.
     public static func isMissing(atPath path: String) -> Bool {
-        access(path, F_OK) != 0 && SystemError.last.isNoSuchFile
+        access(SystemPath.bytes(path), F_OK) != 0 && SystemError.last.isNoSuchFile
     }
 }

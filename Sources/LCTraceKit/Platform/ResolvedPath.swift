@@ -11,8 +11,13 @@ import Musl
 enum ResolvedPath {
     /// The resolved absolute path; nil when `path` names nothing or cannot be followed.
     static func of(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
+        bytes(of: path).map { String(decoding: $0.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+    }
+
+    /// The resolved path's bytes, nul-terminated (a name need not be UTF-8).
+    static func bytes(of path: String) -> [CChar]? {
+        guard let resolved = realpath(SystemPath.bytes(path), nil) else { return nil }
         defer { free(resolved) }
-        return String(cString: resolved)
+        return Array(UnsafeBufferPointer(start: resolved, count: strlen(resolved) + 1))
     }
 }

@@ -14,12 +14,18 @@ enum TerminationSignals {
     /// Whether SIGINT or SIGTERM arrived since `catchWithoutRestart()`.
     static var haveArrived: Bool { arrived != 0 }
 
+    /// The signal that arrived last, by number and name (SIGINT or SIGTERM), or nil.
+    static var lastArrived: (number: Int32, name: String)? {
+        let signal = Int32(arrived)
+        return signal == 0 ? nil : (signal, signal == SIGTERM ? "SIGTERM" : "SIGINT")
+    }
+
     /// Installs the handler for SIGINT and SIGTERM, and takes them if they were blocked (a parent may have started the
     /// process with them blocked: the mask is inherited). The handler is installed without SA_RESTART, so a call
     /// blocked in a `read` returns EINTR at once rather than going on waiting.
     static func catchWithoutRestart() {
         var action = sigaction()
-        let handler: @convention(c) (Int32) -> Void = { _ in TerminationSignals.arrived = 1 }
+        let handler: @convention(c) (Int32) -> Void = { signal in TerminationSignals.arrived = sig_atomic_t(signal) }
         // The handler field sits in a union of a different name on each C library: Darwin's `__sigaction_u`
         // (<sys/signal.h>), Glibc's `__sigaction_handler` (<bits/sigaction.h>), musl's `__sa_handler` (<signal.h>).
         #if canImport(Darwin)

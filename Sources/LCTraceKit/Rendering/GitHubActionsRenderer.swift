@@ -25,6 +25,9 @@ public final class GitHubActionsRenderer: ReportSink {
     public func endInput(_ summary: InputSummary) {}
 
     public func finish(_ summary: RunSummary) {
+        // The job summary first: what the annotations say of it depends on which problems it could list.
+        let document = stepSummary.map { _ in MarkdownRenderer.document(groups, summary: summary) }
+        let listedOrders = Set(groups.ranked.prefix(document?.listedGroups ?? 0).map(\.order))
         for severity in [Severity.error, .warning, .info] {
             let ranked = groups.ranked(severity)
             let budget = GitHubActionsRenderer.annotationsPerSeverity
@@ -36,17 +39,26 @@ public final class GitHubActionsRenderer: ReportSink {
                 ], message: first.message + group.moreSuffix))
             }
             let left = ranked.dropFirst(shown)
-            let leftFindings = left.reduce(0) { $0 + $1.count } + (groups.ungrouped[severity] ?? 0)
+            let ungrouped = groups.ungrouped[severity] ?? 0
+            let leftFindings = left.reduce(0) { $0 + $1.count } + ungrouped
             if leftFindings > 0 {
                 let problems = left.isEmpty ? "" : "\(plural(left.count, "more problem")) (\(plural(leftFindings, "finding")))"
-                let message = (problems.isEmpty ? plural(leftFindings, "more finding") : problems)
-                    + " not annotated: " + (stepSummary != nil ? "the job summary lists them" : "run lctrace on the log to see them")
+                let listed = left.filter { listedOrders.contains($0.order) }.count
+                let whereToLook: String
+                if document == nil || listed == 0 {
+                    whereToLook = "run lctrace on the log to see them"
+                } else if listed == left.count, ungrouped == 0 {
+                    whereToLook = "the job summary lists them"
+                } else {
+                    whereToLook = "the job summary lists \(listed) of these problems; run lctrace on the log to see them all"
+                }
+                let message = (problems.isEmpty ? plural(leftFindings, "more finding") : problems) + " not annotated: " + whereToLook
                 output.write(GitHubActionsRenderer.command(severity, properties: [("title", "lctrace")], message: message))
             }
         }
         output.flush()
-        if let stepSummary {
-            stepSummary.write(MarkdownRenderer.document(groups, summary: summary))
+        if let stepSummary, let document {
+            stepSummary.write(document.text)
             stepSummary.flush()
         }
     }

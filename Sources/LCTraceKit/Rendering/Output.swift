@@ -14,13 +14,39 @@ public final class Output: TextOutputStream {
         if failure == nil { failure = reason }
     }
 
+    /// The new file this output writes, put in place of the old one by `commit()`.
+    private let replacement: ReplacementFile?
+
     /// Buffered writes to a file descriptor, flushed at 64 KiB and on `flush()`.
     public init(fileDescriptor: Int32) {
         fd = fileDescriptor
+        replacement = nil
+    }
+
+    /// Buffered writes to a new file that takes the place of `file`'s old one at `commit()`.
+    init(replacement file: ReplacementFile) {
+        fd = file.fileDescriptor
+        replacement = file
+    }
+
+    /// Flushes; then, for an output that replaces a file, puts the new file in its place when all of it was written,
+    /// and removes it otherwise (the old file stays as it was).
+    public func commit() {
+        flush()
+        guard let replacement else { return }
+        if failure != nil { replacement.discard(); return }
+        do {
+            try replacement.commit()
+        } catch {
+            fail("cannot put the report in place of \(replacement.path): \(error)")
+        }
     }
 
     /// Collects everything in `text`.
-    public init() { fd = nil }
+    public init() {
+        fd = nil
+        replacement = nil
+    }
 
     public func write(_ string: String) {
         guard fd != nil else { text += string; return }

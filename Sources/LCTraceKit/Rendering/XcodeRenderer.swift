@@ -17,7 +17,7 @@ public final class XcodeRenderer: ReportSink {
     public func finding(_ finding: Finding) {
         text.removeAll()
         let w = TextWriter(buffer: text, style: TextStyle(enabled: false))
-        w.write(text: finding.input)
+        w.write(text: TerminalText.lineStart(finding.input))
         w.write(":")
         w.write(finding.line)
         w.write(": ")

@@ -24,6 +24,9 @@ public struct Baseline: Sendable, Equatable {
     /// How many findings of each key are known.
     public var counts: [FindingKey: Int] = [:]
 
+    /// The largest baseline file read: about 150,000 distinct findings, which take under 200 MiB to read.
+    public static let maxBytes = 32 << 20
+
     public init(counts: [FindingKey: Int] = [:]) {
         self.counts = counts
     }
@@ -38,11 +41,14 @@ public struct Baseline: Sendable, Equatable {
         case unreadable(String)
         case notABaseline(String)
         case version(Int)
+        case tooLarge
 
         public var description: String {
             switch self {
             case .unreadable(let why): return "cannot be read: \(why)"
             case .notABaseline(let why): return "is not an lctrace baseline: \(why)"
+            case .tooLarge:
+                return "is larger than \(Baseline.maxBytes >> 20) MiB, the most a baseline may be (its findings would take several times that in memory)"
             case .version(let version):
                 return "is in baseline format \(version); this lctrace reads format \(Baseline.formatVersion) (write it again with --write-baseline)"
             }
@@ -74,8 +80,13 @@ public struct Baseline: Sendable, Equatable {
             throw .notABaseline("it is not JSON of the baseline's shape")
         }
         guard file.lctraceBaseline == Baseline.formatVersion else { throw .version(file.lctraceBaseline) }
+        // The counts of all entries together fit in an Int, so that no sum of them can overflow later.
+        var total = 0
         for entry in file.findings ?? [] {
             guard entry.count > 0 else { throw .notABaseline("an entry of rule \(entry.rule) has a count of \(entry.count)") }
+            let (sum, overflow) = total.addingReportingOverflow(entry.count)
+            guard !overflow else { throw .notABaseline("its counts add up to more than \(Int.max)") }
+            total = sum
             let key = FindingKey(rule: entry.rule, controllerClass: entry.controllerClass, input: entry.input, message: entry.message)
             counts[key, default: 0] += entry.count
         }
@@ -85,10 +96,11 @@ public struct Baseline: Sendable, Equatable {
     public init(path: String) throws(ReadError) {
         let bytes: [UInt8]
         do {
-            bytes = try FileDescriptorIO.readFile(atPath: path)
+            bytes = try FileDescriptorIO.readFile(atPath: path, limit: Baseline.maxBytes)
         } catch {
             throw .unreadable(error.description)
         }
+        guard bytes.count <= Baseline.maxBytes else { throw .tooLarge }
         try self.init(json: Data(bytes))
     }
 
