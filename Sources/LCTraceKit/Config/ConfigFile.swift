@@ -47,7 +47,11 @@ public struct ConfigFile: Sendable, Equatable {
         do {
             root = try Yams.compose(yaml: text)  // aliases stay shared here; only `any` below would copy them out
         } catch {
-            throw ConfigError(path: path, message: "is not valid YAML: \(error)")
+            // Yams says where and what on its first two lines, then quotes the line with a caret under it.
+            let lines = "\(error)".split(separator: "\n").prefix(2).map { line in
+                line.last == ":" ? String(line.dropLast()) : String(line)
+            }
+            throw ConfigError(path: path, message: "is not valid YAML: " + lines.joined(separator: ": "))
         }
         var budget = maxNodes
         if let root, !fits(root, budget: &budget) {

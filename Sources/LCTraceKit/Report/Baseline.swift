@@ -74,10 +74,14 @@ public struct Baseline: Sendable, Equatable {
         let file: File
         do {
             file = try JSONDecoder().decode(File.self, from: json)
-        } catch let DecodingError.keyNotFound(key, _) {
-            throw .notABaseline("it has no \"\(key.stringValue)\"")
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw .notABaseline("\(Baseline.place(context.codingPath)) has no \"\(key.stringValue)\"")
+        } catch let DecodingError.typeMismatch(type, context), let DecodingError.valueNotFound(type, context) {
+            let what = type == Int.self ? "a whole number" : type == String.self ? "a string" : "\(type)".hasPrefix("Array") ? "a list"
+                : "an object"
+            throw .notABaseline("\(Baseline.place(context.codingPath)) is not \(what)")
         } catch {
-            throw .notABaseline("it is not JSON of the baseline's shape")
+            throw .notABaseline(json.isEmpty ? "it is empty" : "it is not JSON")
         }
         guard file.lctraceBaseline == Baseline.formatVersion else { throw .version(file.lctraceBaseline) }
         // The counts of all entries together fit in an Int, so that no sum of them can overflow later.
@@ -90,6 +94,14 @@ public struct Baseline: Sendable, Equatable {
             let key = FindingKey(rule: entry.rule, controllerClass: entry.controllerClass, input: entry.input, message: entry.message)
             counts[key, default: 0] += entry.count
         }
+    }
+
+    /// Where in the file a decoding error is: `it` (the whole), `"count" of finding 3`, `"lctraceBaseline"`.
+    static func place(_ path: [any CodingKey]) -> String {
+        guard let last = path.last else { return "it" }
+        if last.intValue != nil { return "finding \(last.intValue! + 1)" }
+        let entry = path.dropLast().last?.intValue.map { " of finding \($0 + 1)" } ?? ""
+        return "\"\(last.stringValue)\"" + entry
     }
 
     /// Reads the baseline file at `path`.
