@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import Testing
 @testable import LCTraceKit
 
@@ -281,6 +284,49 @@ import Testing
         let report = try #require(try JSONSerialization.jsonObject(with: Self.bytes(directory, "report.json")) as? [String: Any])
         let lines = (report["summary"] as? [String: Any])?["lines"] as? Int ?? 0
         #expect(lines > 0 && lines < 17 * 25_000, "\(lines)")
+    }
+
+    // MARK: Every reporter
+
+    /// Every reporter, to a file under every spelling, over inputs with hostile names: the report is written where it
+    /// was asked, whole (the formats that parse, parse), with no raw escape character, and the line-oriented ones
+    /// with no raw bidirectional control.
+    @Test func everyReporterWritesEveryHostileNameToEverySpellingOfItsPath() throws {
+        let directory = try Self.workspace()
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("real"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("linked").path, withDestinationPath: "real")
+        let log = try String(contentsOf: directory.appendingPathComponent("app.log"), encoding: .utf8)
+        let names = ["two\nlines\u{1B}[2J.log", "::notice::x.log", "bidi\u{202E}gol.txt", "<script>x<b>]]>--> %0A.log"]
+        for name in names { try log.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        let spellings = ["r.out", "./r.out", "real/../r.out", "linked/r.out"]
+        let lineOriented: Set<Reporter> = [.xcode, .text, .githubActions, .markdown, .mermaid, .mermaidShort]
+        for (index, reporter) in Reporter.allCases.enumerated() {
+            for (offset, name) in names.enumerated() {
+                let spelling = spellings[(index + offset) % spellings.count]
+                let run = try lctrace(["check", "--fail-on", "never", "--reporter", "\(reporter.rawValue)=\(spelling)", name], directory: directory)
+                let label = "\(reporter.rawValue) \(spelling) \(name.debugDescription)"
+                #expect(run.status == 0, "\(label): \(run.stderr)")
+                #expect(!run.stderr.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" }, "\(label): \(run.stderr)")
+                let report = try Data(contentsOf: directory.appendingPathComponent(spelling))
+                #expect(!report.isEmpty && !report.contains(0x1B), "\(label)")
+                if lineOriented.contains(reporter) {
+                    #expect(!String(decoding: report, as: UTF8.self).unicodeScalars.contains("\u{202E}"), "\(label)")
+                }
+                switch reporter {
+                case .json, .sarif, .codeclimate, .chromeTrace:
+                    #expect((try? JSONSerialization.jsonObject(with: report)) != nil, "\(label)")
+                case .ndjson:
+                    for line in report.split(separator: UInt8(ascii: "\n")) {
+                        #expect((try? JSONSerialization.jsonObject(with: Data(line))) != nil, "\(label)")
+                    }
+                case .junit, .checkstyle:
+                    #expect((try? XMLDocument(data: report)) != nil, "\(label)")
+                default:
+                    break
+                }
+                try FileManager.default.removeItem(at: directory.appendingPathComponent(spelling))
+            }
+        }
     }
 
     // MARK: Helpers
