@@ -3,6 +3,11 @@
 /// the start of the new one. A path that does not exist yet, or no longer does after a rotation, is waited for. The
 /// file is looked at again every 200 ms; SIGINT or SIGTERM (`StopRequest`) ends the reading.
 ///
+/// A truncation is seen when the file is shorter than what was read, and also when it has grown past that again
+/// before it was looked at: after each read, and at its end, the file must still hold the first and the last bytes
+/// read at their offsets, or it was truncated and written anew and is read from its start again (bytes just read at
+/// the old offset are dropped: they come again in turn).
+///
 /// What happens is told through `notice`, one line at a time (without a newline), for the user: the text is not part
 /// of the report.
 final class FollowedFile {
@@ -32,6 +37,17 @@ final class FollowedFile {
     /// The bytes read from the open file since it was opened or seen truncated: its size drops below this when it
     /// is truncated.
     private var offset = 0
+    /// Whether `offset` is the descriptor's position in the file: so for a file opened here and after a rewind, not
+    /// for a descriptor opened by the caller (its first read may start anywhere).
+    private var offsetIsPosition = false
+    /// Whether the open file is a regular file, whose bytes can be read again at their offsets.
+    private var isRegularFile = false
+    /// The first and the last bytes read since the file was opened or started again (up to `sampleBytes` of each),
+    /// and room to read them again: a file that no longer holds them was written anew.
+    private var head: [UInt8] = []
+    private var tail: [UInt8] = []
+    private var again = [UInt8](repeating: 0, count: FollowedFile.sampleBytes)
+    static let sampleBytes = 256
     /// Set when the old file of a rotation was closed and a new one is waited for.
     private var replaced = false
     /// The last notice about waiting, not said twice in a row.
@@ -53,6 +69,7 @@ final class FollowedFile {
         self.fd = fd
         self.ownsDescriptor = false
         self.identity = FileIdentity(descriptor: fd)
+        self.isRegularFile = identity?.isRegularFile ?? false
     }
 
     deinit {
@@ -87,15 +104,14 @@ final class FollowedFile {
                 throw InputError.readFailed(reason: error.description)
             }
             if read > 0 {
-                offset += read
+                // Read at the old offset of a file truncated and written anew: dropped; the file is read afresh.
+                guard stillHoldsWhatWasRead() else { return restartAfterTruncation() }
+                took(pointer, count: read)
                 return .bytes(read)
             }
             // At the end of what the file holds now.
-            if let size = FileStatus(fileDescriptor: fd)?.regularFileSize, size < offset {
-                say("file truncated; reading from the start")
-                FileDescriptorIO.rewind(fd)
-                offset = 0
-                return .restarted
+            if let size = FileStatus(fileDescriptor: fd)?.regularFileSize, size < offset || !stillHoldsWhatWasRead() {
+                return restartAfterTruncation()
             }
             if let path {
                 if let now = FileIdentity(path: path) {
@@ -104,7 +120,7 @@ final class FollowedFile {
                         // Rotated: what was written to the old file until now is read first.
                         let more = (try? FileDescriptorIO.read(fd, into: pointer, count: count)) ?? 0
                         if more > 0 {
-                            offset += more
+                            took(pointer, count: more)
                             return .bytes(more)
                         }
                         if ownsDescriptor { FileDescriptorIO.close(fd) }
@@ -149,8 +165,53 @@ final class FollowedFile {
         }
         fd = opened
         identity = openedIdentity
-        offset = 0
+        isRegularFile = openedIdentity.isRegularFile
+        startOver()
         return true
+    }
+
+    /// The file was truncated: it is read from its start again.
+    private func restartAfterTruncation() -> Reading {
+        say("file truncated; reading from the start")
+        FileDescriptorIO.rewind(fd)
+        startOver()
+        return .restarted
+    }
+
+    /// Nothing read yet, at the start of the file.
+    private func startOver() {
+        offset = 0
+        offsetIsPosition = true
+        head.removeAll(keepingCapacity: true)
+        tail.removeAll(keepingCapacity: true)
+    }
+
+    /// Counts `count` bytes read into `pointer`, and keeps the first and the last of them.
+    private func took(_ pointer: UnsafeMutablePointer<UInt8>, count: Int) {
+        offset += count
+        let sample = FollowedFile.sampleBytes
+        if head.count < sample {
+            head.append(contentsOf: UnsafeBufferPointer(start: pointer, count: min(count, sample - head.count)))
+        }
+        let kept = min(count, sample)
+        if tail.count + kept > sample { tail.removeFirst(tail.count + kept - sample) }
+        tail.append(contentsOf: UnsafeBufferPointer(start: pointer + count - kept, count: kept))
+    }
+
+    /// Whether the file still holds the first and the last bytes read, where they were read: true when that cannot
+    /// be told (not a regular file, or a descriptor whose start is not known) or the bytes cannot be read again.
+    private func stillHoldsWhatWasRead() -> Bool {
+        guard isRegularFile, offsetIsPosition, !head.isEmpty else { return true }
+        // The last bytes read are among the first while fewer than `sampleBytes` were read.
+        return holds(head, at: 0) && (offset <= head.count || holds(tail, at: offset - tail.count))
+    }
+
+    private func holds(_ bytes: [UInt8], at fileOffset: Int) -> Bool {
+        let read = again.withUnsafeMutableBytes { buffer in
+            (try? FileDescriptorIO.readFully(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<bytes.count]),
+                                             atOffset: fileOffset)) ?? -1
+        }
+        return read < 0 || (read == bytes.count && again.prefix(read).elementsEqual(bytes))
     }
 
     private func say(_ message: String) { notice?("\(name): \(message)") }
@@ -172,6 +233,7 @@ struct FileIdentity: Equatable {
     var device: UInt64
     var inode: UInt64
     var isDirectory: Bool
+    var isRegularFile: Bool
 
     init?(descriptor fd: Int32) {
         guard let status = FileStatus(fileDescriptor: fd) else { return nil }
@@ -187,5 +249,6 @@ struct FileIdentity: Equatable {
         device = status.device
         inode = status.inode
         isDirectory = status.kind == .directory
+        isRegularFile = status.kind == .regularFile
     }
 }

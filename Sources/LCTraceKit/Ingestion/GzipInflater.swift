@@ -1,7 +1,9 @@
 import CZlib
 
 /// Inflates a gzip stream as it is read, in bounded memory: what lets a `.gz` log, or gzip data piped to standard
-/// input, be read like any other. Members written one after another (`cat a.gz b.gz`) are read as one stream.
+/// input, be read like any other. Members written one after another (`cat a.gz b.gz`) are read as one stream. Zero
+/// bytes after a member (the padding some tools write to fill a block, which GNU gzip ignores too) are skipped; any
+/// other byte there starts another member, and bytes that are not one are an error.
 final class GzipInflater {
     /// Whether `bytes` begin with the gzip magic number.
     static func isGzip(_ bytes: UnsafeRawBufferPointer) -> Bool {
@@ -47,6 +49,12 @@ final class GzipInflater {
                 stream.avail_in = UInt32(read)
             }
             if isAtMemberEnd {
+                // Zero bytes after a member are padding: skipped, and the stream may still end after them.
+                while stream.avail_in > 0, stream.next_in.pointee == 0 {
+                    stream.next_in += 1
+                    stream.avail_in -= 1
+                }
+                if stream.avail_in == 0 { continue }
                 // More bytes after a member: another member.
                 guard inflateReset(&stream) == Z_OK else { throw InputError.readFailed(reason: "gzip: cannot read the next member") }
                 isAtMemberEnd = false

@@ -83,7 +83,12 @@ struct LogJSONEntry: Decodable, Equatable {
 /// like any other log and may be mixed with text lines. An object starts at a line beginning with `{` or `[{` (after
 /// white space) and may span lines; it is read when it closes, as one record at the line that closes it. The lines
 /// before that one are held (a bounded number of bytes) until then: when the object is not a log entry after all (an
-/// app printing a dictionary) or grows too big, they are handed back to be read as ordinary lines.
+/// app printing a dictionary) or grows too big, they are handed back to be read as ordinary lines. A line `},{` starts
+/// an object too when none is open: the next entry of an array, after an object whose lines were handed back.
+///
+/// A line of a pretty-printed object cut at the line-length cap (`truncated`) lost its end: the string it ends in is
+/// closed where the cut fell, and the separator after it supplied when the next line starts another field, so that
+/// the entry is still read, with that value cut short.
 struct LogJSONAssembler {
     /// An object bigger than this, or spanning more lines, is not a log entry: its lines are read as ordinary lines.
     static let maxObjectBytes = 1 << 20
@@ -126,17 +131,24 @@ struct LogJSONAssembler {
     /// entry before (`},{`).
     private var held: [HeldLine] = []
     private var firstLineCounted = false
+    /// Set when the last line held was cut at the line-length cap: the `,` that ended it may be missing.
+    private var lastLineCut = false
     private var decoder: JSONDecoder?
 
-    /// Whether `line` may start an object: its first byte that is not white space is `{` or `[`. (A line of an open
-    /// object, `collecting`, is the assembler's too.)
+    /// Whether `line` may start an object: its first byte that is not white space is `{`, `[` or `}` (of `},{`). (A
+    /// line of an open object, `collecting`, is the assembler's too.)
     @inline(__always)
     static func mayStartObject(_ line: UnsafeRawBufferPointer) -> Bool {
         guard let first = line.first else { return false }
-        if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return true }
+        if isObjectStart(first) { return true }
         guard LineBytes.isSpace(first) else { return false }
         let start = LineBytes.skipSpaces(line, from: 0)
-        return start < line.count && (line[start] == UInt8(ascii: "{") || line[start] == UInt8(ascii: "["))
+        return start < line.count && isObjectStart(line[start])
+    }
+
+    @inline(__always)
+    private static func isObjectStart(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "}")
     }
 
     /// Forgets the open object.
@@ -150,9 +162,20 @@ struct LogJSONAssembler {
     mutating func take(_ line: UnsafeRawBufferPointer, number: Int, truncated: Bool) -> Step {
         var index = LineBytes.skipSpaces(line, from: 0)
         if !collecting {
-            if index < line.count, line[index] == UInt8(ascii: "[") { index = LineBytes.skipSpaces(line, from: index + 1) }
+            if index < line.count, line[index] == UInt8(ascii: "[") {
+                index = LineBytes.skipSpaces(line, from: index + 1)
+            } else if index < line.count, line[index] == UInt8(ascii: "}") {
+                // `},{`: the end of an object that was not read, and the start of the next one.
+                index = LineBytes.skipSpaces(line, from: index + 1)
+                guard index < line.count, line[index] == UInt8(ascii: ",") else { return .ordinary }
+                index = LineBytes.skipSpaces(line, from: index + 1)
+            }
             guard index < line.count, line[index] == UInt8(ascii: "{") else { return .ordinary }
             begin(firstLineCounted: false)
+        } else if lastLineCut {
+            // The line before was cut: when this one starts another field, the `,` before it was lost with the cut.
+            lastLineCut = false
+            if index < line.count, line[index] == UInt8(ascii: "\""), needsSeparator() { object.append(UInt8(ascii: ",")) }
         }
         var entries: [LogJSONEntry] = []
         var style = LogJSONStyle.json
@@ -201,6 +224,12 @@ struct LogJSONAssembler {
                 entries.append(entry)
             }
         }
+        // A line of an object begun on an earlier line, cut at the line-length cap: the string the cut fell in
+        // ends there, and the next line may need the separator the cut took.
+        if collecting, truncated, !held.isEmpty {
+            if inString { closeCutString() }
+            lastLineCut = true
+        }
         // JSON strings do not span lines.
         if collecting, inString {
             if entries.isEmpty { return replayAll(line, number: number, truncated: truncated) }
@@ -232,9 +261,65 @@ struct LogJSONAssembler {
         depth = 0
         inString = false
         escaped = false
+        lastLineCut = false
         object.removeAll(keepingCapacity: true)
         held.removeAll(keepingCapacity: true)
         firstLineCounted = counted
+    }
+
+    /// Ends the open string where the line was cut, leaving out what the cut made invalid: a UTF-8 sequence it split,
+    /// an escape sequence it split (`\`, `\u12`), and a first surrogate whose second was cut off (`\ud83d`).
+    private mutating func closeCutString() {
+        if escaped {
+            object.removeLast()
+            escaped = false
+        } else if let last = object.last, last >= 0x80 {
+            // The start of the last UTF-8 sequence, and the length its first byte announces.
+            var start = object.count - 1
+            while start > 0, object.count - start < 4, object[start] & 0xC0 == 0x80 { start -= 1 }
+            let first = object[start]
+            let length = first >= 0xF0 ? 4 : first >= 0xE0 ? 3 : first >= 0xC0 ? 2 : 1
+            if object.count - start < length { object.removeLast(object.count - start) }
+        } else if let length = trailingUnicodeEscape(), length < 6 {
+            object.removeLast(length)
+        }
+        if trailingUnicodeEscape() == 6, LogJSONAssembler.isFirstSurrogate(object.suffix(4)) { object.removeLast(6) }
+        object.append(UInt8(ascii: "\""))
+        inString = false
+    }
+
+    /// The length of the `\u` escape the open object ends in, with its hex digits so far (2 to 6 bytes), if it ends
+    /// in one.
+    private func trailingUnicodeEscape() -> Int? {
+        guard object.count >= 2 else { return nil }
+        for length in 2...min(6, object.count) {
+            let start = object.count - length
+            guard object[start] != UInt8(ascii: "\\") else {
+                // A backslash after an even number of backslashes starts an escape (the others are escaped ones).
+                var before = start
+                while before > 0, object[before - 1] == UInt8(ascii: "\\") { before -= 1 }
+                guard (start - before) % 2 == 0, object[start + 1] == UInt8(ascii: "u"),
+                      object.suffix(length - 2).allSatisfy(LogJSONAssembler.isHexDigit) else { return nil }
+                return length
+            }
+        }
+        return nil
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x66)
+    }
+
+    /// Whether four hex digits name the first half of a UTF-16 surrogate pair (D800–DBFF).
+    private static func isFirstSurrogate(_ digits: ArraySlice<UInt8>) -> Bool {
+        digits.first.map { $0 | 0x20 == UInt8(ascii: "d") } == true
+            && digits.dropFirst().first.map { (0x38...0x39).contains($0) || (0x61...0x62).contains($0 | 0x20) } == true
+    }
+
+    /// Whether the open object's last byte that is not white space ends a value, so that a field after it needs a `,`.
+    private func needsSeparator() -> Bool {
+        guard let last = object.last(where: { !LineBytes.isSpace($0) && $0 != 0x0D }) else { return false }
+        return last != UInt8(ascii: ",") && last != UInt8(ascii: "{") && last != UInt8(ascii: "[") && last != UInt8(ascii: ":")
     }
 
     private mutating func decode() -> LogJSONEntry? {
