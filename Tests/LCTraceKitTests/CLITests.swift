@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LCTraceKit
+@testable import lctrace_loggen
 
 /// Runs the built `lctrace` executable.
 struct CommandResult {
@@ -82,7 +83,7 @@ func lctrace(_ arguments: [String], stdin: Data? = nil, environment: [String: St
     }
 
     @Test func randomBytesNeverCrash() throws {
-        var generator = SeededRandom(seed: 84)
+        var generator = SeededGenerator(state: 84)
         let bytes = (0..<200_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let result = try lctrace([try Fixtures.temporaryFile(bytes)])
         #expect(result.status == 0)

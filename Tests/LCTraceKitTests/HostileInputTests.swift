@@ -113,17 +113,10 @@ import Testing
     @Test(arguments: ["text", "json", "ndjson"])
     func aFileThatCannotGrowIsAnErrorNotASilentSuccess(_ format: String) throws {
         let report = try Fixtures.temporaryFile("", name: "report.\(format)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", #"trap '' XFSZ; ulimit -f 0; out="$1"; shift; exec "$0" "$@" > "$out""#, try lctraceExecutable(), report,
-                             "--format", format, Fixtures.repositoryRoot.appendingPathComponent(HostileInputTests.sample).path]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 2)
-        #expect(stderr == "lctrace: the report is incomplete: cannot write to the output: File too large\n")
+        let run = try lctraceInShell(#"trap '' XFSZ; ulimit -f 0; out="$1"; shift; exec "$0" "$@" > "$out""#,
+                                     arguments: [report, "--format", format, Fixtures.repositoryRoot.appendingPathComponent(HostileInputTests.sample).path])
+        #expect(run.status == 2)
+        #expect(run.stderr == "lctrace: the report is incomplete: cannot write to the output: File too large\n")
         #expect(try Data(contentsOf: URL(fileURLWithPath: report)).isEmpty)
     }
 
@@ -137,17 +130,9 @@ import Testing
     }
 
     @Test func aClosedStandardOutputIsAnError() throws {
-        let command = "exec \"$0\" \"$1\" >&-"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command, try lctraceExecutable(), Fixtures.repositoryRoot.appendingPathComponent(HostileInputTests.sample).path]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 2)
-        #expect(stderr.contains("cannot write to the output: Bad file descriptor"))
+        let run = try lctraceInShell(#"exec "$0" "$1" >&-"#, arguments: [Fixtures.repositoryRoot.appendingPathComponent(HostileInputTests.sample).path])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("cannot write to the output: Bad file descriptor"))
     }
 
     @Test func findingsPutAsideSurviveAFileThatCannotBeWritten() throws {

@@ -86,16 +86,25 @@ import Testing
 
     // MARK: Whole files
 
-    /// Twenty pairs of runs writing one baseline at once: each time the file is one run's baseline, whole.
+    /// Pairs of runs writing one baseline at once, each from another log: each time the file is one run's baseline,
+    /// whole.
     @Test func runsWritingOneFileAtOnceLeaveOneWholeFile() throws {
         let directory = try Self.workspace("possible-leak.log")
+        try FileManager.default.copyItem(atPath: Fixtures.sample("callback-after-dealloc.log"), toPath: directory.appendingPathComponent("other.log").path)
         let baseline = directory.appendingPathComponent("known.json").path
-        for round in 0..<20 {
-            let runs = try (0..<2).map { _ in try Self.start(["check", "--fail-on", "never", "--write-baseline", baseline, "app.log"], directory: directory) }
+        var whole: Set<Data> = []
+        for input in ["app.log", "other.log"] {
+            #expect(try lctrace(["check", "--fail-on", "never", "--write-baseline", "known.json", input], directory: directory).status == 0)
+            whole.insert(try Self.bytes(directory, "known.json"))
+        }
+        #expect(whole.count == 2)
+        for round in 0..<30 {
+            let runs = try ["app.log", "other.log"].map { input in
+                try Self.start(["check", "--fail-on", "never", "--write-baseline", baseline, input], directory: directory)
+            }
             for run in runs { run.waitUntilExit() }
             #expect(runs.allSatisfy { $0.terminationStatus == 0 }, "round \(round)")
-            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: baseline))) as? [String: Any]
-            #expect(object?["lctraceBaseline"] as? Int == 1, "round \(round)")
+            #expect(whole.contains(try Self.bytes(directory, "known.json")), "round \(round)")
         }
         let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".") }
         #expect(left.isEmpty, "temporary files left: \(left)")
@@ -343,21 +352,7 @@ import Testing
         return process
     }
 
-    /// Runs a shell command in `directory` with `$0` the lctrace executable.
     static func shell(_ command: String, directory: URL) throws -> CommandResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command, try lctraceExecutable()]
-        process.currentDirectoryURL = directory
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GITHUB_") }
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CommandResult(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                             stderr: String(decoding: err, as: UTF8.self))
+        try lctraceInShell(command, directory: directory)
     }
 }

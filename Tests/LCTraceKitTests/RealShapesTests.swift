@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import PCRE2
 @testable import LCTraceKit
+@testable import lctrace_loggen
 
 /// Console output shaped like what developers publish (`Fixtures/real-shapes`): every line must be read as its
 /// `.expect` file says, with its disposition, controller class and callback.
@@ -145,7 +146,7 @@ extension Callback {
             try String(contentsOf: RealShapesTests.directory.appendingPathComponent(name + ".log"), encoding: .utf8)
                 .split(separator: "\n").map(String.init)
         }
-        var random = SeededRandom(seed: 148)
+        var random = SeededGenerator(state: 148)
         for base in LooseMessageReader.baseNames {
             texts += ["x" + base, "x " + base, base + "x", "_" + base + "()", "$" + base, "(" + base + ":", String(base.dropLast())]
             texts.append(String((0..<12).map { _ in "av iepsw-d_l(".randomElement(using: &random)! }) + base)
@@ -177,7 +178,7 @@ extension Callback {
         }
         let pieces: [[UInt8]] = LooseMessageReader.baseNames.map { Array($0.utf8) } + ["a", "Z", "9", "_", "$", " ", ":", "(", "-", "é", "\u{1F600}", "x", "view", "init"].map { Array($0.utf8) }
             + [[0x80], [0xFF], [0x00], [0x7F], [0x60], [0x7B], [0x40], [0x5B], [0x2F], [0x3A]]
-        var random = SeededRandom(seed: 180)
+        var random = SeededGenerator(state: 180)
         for _ in 0..<20_000 {
             var bytes: [UInt8] = []
             for _ in 0..<Int.random(in: 0...6, using: &random) { bytes += pieces.randomElement(using: &random)! }

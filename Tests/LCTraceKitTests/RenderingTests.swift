@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LCTraceKit
+@testable import lctrace_loggen
 
 /// Golden files: the exact text and JSON reports for two sample logs. `make update-golden` rewrites the ones that
 /// differ (and fails); read the diff before committing.
@@ -259,7 +260,7 @@ import Testing
         var values: [Double] = [0, -0.0, 0.04, -0.04, 0.05, -0.05, 0.5, -0.5, 999.94, 999.95, 999.96, 999.9996, 1000,
                                 -1000, 1e11, 1e12 - 1, 1e12, 1e13, 1e15 + 0.5, 1e16, 1e20, -1e20, .nan, .infinity, -.infinity,
                                 .ulpOfOne, .leastNonzeroMagnitude, .greatestFiniteMagnitude]
-        var generator = SeededRandom(seed: 262)
+        var generator = SeededGenerator(state: 262)
         for scale in [1.0, 10, 1000, 1e6, 1e9, 1e12, 1e15] {
             for _ in 0..<3000 {
                 values.append(Double.random(in: -scale...scale, using: &generator))

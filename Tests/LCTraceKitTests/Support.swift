@@ -67,16 +67,21 @@ func analyze(text: String, options: AnalysisOptions = AnalysisOptions()) throws 
     try analyze(paths: [try Fixtures.temporaryFile(text)], options: options)
 }
 
-/// A seeded generator (SplitMix64) for tests that draw random inputs: the same draws on every run and platform, so
-/// a failure can be run again.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+/// Runs a shell command with `$0` the built lctrace and `arguments` as `$1`…, in `directory`: for what only a shell
+/// sets up (a closed descriptor, a file-size limit, a redirection).
+func lctraceInShell(_ command: String, arguments: [String] = [], directory: URL = Fixtures.repositoryRoot) throws -> CommandResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", command, try lctraceExecutable()] + arguments
+    process.currentDirectoryURL = directory
+    process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GITHUB_") }
+    let output = Pipe(), errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let out = output.fileHandleForReading.readDataToEndOfFile()
+    let err = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return CommandResult(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                         stderr: String(decoding: err, as: UTF8.self))
 }
