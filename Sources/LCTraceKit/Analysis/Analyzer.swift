@@ -29,6 +29,10 @@ public struct AnalysisOptions: Sendable {
     var matchers = MatcherChoice.fastPath
     /// How much of each session its report keeps (smaller in tests).
     var sessionLimits = SessionLimits()
+    /// Keep the events the timeline reports draw (`SessionLimits.timelineEvents` of each session) without
+    /// `keepEvents`: set by the analyzer whose sink draws timelines (`ReportSink.timelineSessions`), and so handed to
+    /// the workers of a parallel run.
+    var keepTimelineEvents = false
 
     public init() {}
 }
@@ -52,6 +56,9 @@ public final class Analyzer: SessionFeed {
     public var notice: (@Sendable (_ message: String) -> Void)?
     private var loadToAppear = DurationAggregator()
     private var transitionDurations = DurationAggregator()
+    /// The sessions whose timeline events are kept (`AnalysisOptions.keepTimelineEvents`), by their numbers across the
+    /// run: the sink's `timelineSessions`; nil, every session, for a worker, whose sessions are numbered later.
+    private let timelineSessions: SessionSelection?
     /// Called with how each line was read (`lctrace lines`); inputs are then read one after another, in one piece.
     public var lineObserver: ((LineReading) -> Void)?
 
@@ -65,6 +72,9 @@ public final class Analyzer: SessionFeed {
 
     /// An analyzer using parsers made already (they are not shared between threads).
     init(options: AnalysisOptions, sink: any ReportSink, messageParser: MessageParser, headerRecognizer: LineHeaderRecognizer) {
+        var options = options
+        timelineSessions = sink.timelineSessions
+        if timelineSessions != nil { options.keepTimelineEvents = true }
         self.options = options
         self.sink = sink
         self.liveEventSink = sink as? any LiveEventSink
@@ -145,9 +155,12 @@ public final class Analyzer: SessionFeed {
     /// order they open: the closed ones and the open ones came before it.
     func newSession(input: String, line: Int, process: String?, pid: Int?, launchLogged: Bool,
                     knowledge: InputKnowledge, expected: SessionAnalyzer.Size, alsoOpen: Int) -> SessionAnalyzer {
-        SessionAnalyzer(index: summary.sessions + alsoOpen + 1, input: input, firstLine: line, process: process, pid: pid,
-                        launchLogged: launchLogged, keepEvents: options.keepEvents, rules: options.rules,
-                        limits: options.sessionLimits, knowledge: knowledge, names: messageParser.names, feed: self, expected: expected)
+        let index = summary.sessions + alsoOpen + 1
+        return SessionAnalyzer(index: index, input: input, firstLine: line, process: process, pid: pid, launchLogged: launchLogged,
+                               keepEvents: options.keepEvents,
+                               timelineEvents: options.keepTimelineEvents && (timelineSessions?.contains(index) ?? true),
+                               rules: options.rules, limits: options.sessionLimits, knowledge: knowledge, names: messageParser.names,
+                               feed: self, expected: expected)
     }
 
     // MARK: Parallel inputs

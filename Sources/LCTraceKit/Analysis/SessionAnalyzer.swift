@@ -5,7 +5,9 @@
 final class SessionAnalyzer: TransitionContext, InstanceRoles {
     let index: Int
     let input: String
-    let keepEvents: Bool
+    /// How many of its events the report keeps, the first ones: all of them (`keepEvents`), the ones the timeline
+    /// reports draw (`SessionLimits.timelineEvents`), or none.
+    let eventsKept: Int
     let rules: RuleSettings
     private let limits: SessionLimits
     private let knowledge: InputKnowledge
@@ -18,6 +20,8 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     private let streamsLiveItems: Bool
     /// Event records are built when the report keeps them or the output streams them.
     private let recordsEvents: Bool
+    /// The line of the first event past the ones the timeline reports draw, once there is one.
+    private var timelineCut: Int?
     /// Transitions are listed in the report unless the output streamed them as they closed.
     private let listsTransitions: Bool
 
@@ -71,25 +75,26 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
                   findings: findings.count)
     }
 
+    /// `keepEvents`: the report keeps every event; else, with `timelineEvents`, the ones the timeline reports draw.
     /// `expected`: the size of the session before it, if any. The sessions of one app are alike, so the lists start
     /// with room for as many, rather than growing (and being copied) from nothing.
     init(index: Int, input: String, firstLine: Int, process: String?, pid: Int?, launchLogged: Bool,
-         keepEvents: Bool, rules: RuleSettings, limits: SessionLimits = SessionLimits(), knowledge: InputKnowledge,
-         names: NameTable, feed: any SessionFeed, expected: Size = Size()) {
+         keepEvents: Bool, timelineEvents: Bool = false, rules: RuleSettings, limits: SessionLimits = SessionLimits(),
+         knowledge: InputKnowledge, names: NameTable, feed: any SessionFeed, expected: Size = Size()) {
         self.index = index
         self.input = input
         self.startLine = firstLine
         self.endLine = firstLine
         self.process = process
         self.pid = pid
-        self.keepEvents = keepEvents
+        self.eventsKept = keepEvents ? Int.max : timelineEvents ? limits.timelineEvents : 0
         self.rules = rules
         self.limits = limits
         self.knowledge = knowledge
         self.names = names
         self.feed = feed
         self.streamsLiveItems = feed.wantsLiveItems
-        self.recordsEvents = keepEvents || streamsLiveItems
+        self.recordsEvents = eventsKept > 0 || streamsLiveItems
         self.listsTransitions = !streamsLiveItems
         self.activity = ActivityTracker(launchLogged: launchLogged)
         self.instances = InstanceRegistry(expected: expected.controllers, limits: limits)
@@ -102,6 +107,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     func handle(_ event: borrowing Event) {
         eventCount += 1
         endLine = event.line
+        if eventCount == limits.timelineEvents + 1 { timelineCut = event.line }
         let stepsBack = clock.stepsBack
         eventMicros = clock.time(of: event.micros, written: event.time, line: event.line)
         if clock.stepsBack != stepsBack { emitClockStep(line: event.line, time: event.time) }
@@ -147,7 +153,8 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
             durationMs: milliseconds(from: clock.startMicros, to: clock.lastMicros),
             launch: launch.timing, app: app, scenes: activity.sceneReports, controllers: controllers.listed,
             transitions: transitionReports, findings: findings, unlistedControllers: controllers.unlisted,
-            transitionsNotListed: transitionsNotListed, findingsNotListed: findingsNotListed)
+            transitionsNotListed: transitionsNotListed, findingsNotListed: findingsNotListed, timelineCut: timelineCut,
+            eventsPastTimelineCut: timelineCut == nil ? 0 : eventCount - limits.timelineEvents)
     }
 
     private func handleApplication(_ event: borrowing Event) {
@@ -284,12 +291,14 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         feed.finding(finding)
     }
 
-    /// Streams the event when the output wants it live, and keeps its record on `timeline` when the report lists
-    /// events.
+    /// Streams the event when the output wants it live, and keeps its record on `timeline` when it is one of the
+    /// first `eventsKept` events of the session.
     private func keep(_ event: borrowing Event, subject: String, on timeline: (EventRecord) -> Void) {
+        let kept = eventCount <= eventsKept
+        guard kept || streamsLiveItems else { return }
         let live = LiveEvent(line: event.line, time: event.time, offsetMs: milliseconds(from: clock.startMicros, to: eventMicros),
                              callback: event.callback, spelled: names.spelled(event.message))
         if streamsLiveItems { feed.event(live, subject: subject, session: index, input: input) }
-        if keepEvents { timeline(live.record) }
+        if kept { timeline(live.record) }
     }
 }

@@ -12,6 +12,10 @@ struct SessionLimits: Sendable {
     var listedTransitions = 10_000
     /// Findings a session report keeps, for the text report's session block: its first ones.
     var listedFindings = 10_000
+    /// Events of a session the timeline reports (`chrome-trace`, `html`, `mermaid`) draw: its first ones. The session
+    /// keeps no more for them; the line of the first event past them and the number of events from there on are
+    /// noted in its report, and the timelines draw nothing from that line on (`SessionReport.timelineCut`).
+    var timelineEvents = 50_000
     /// How long a deallocated instance can still be named by the callbacks that follow its dealloc (a callback after
     /// dealloc, an address reused): until this many more instances of the session have died. Older ones are
     /// forgotten, and their memory reused; an address seen again after that names a new instance counted from one.

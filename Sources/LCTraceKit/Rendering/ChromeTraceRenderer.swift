@@ -20,6 +20,7 @@ public final class ChromeTraceRenderer: ReportSink {
     }
 
     public func beginInput(_ name: String) {}
+    public var timelineSessions: SessionSelection? { selection ?? .all }
     /// Findings about a whole input (no lifecycle event in it, say), drawn at the end on a process of their own.
     private var inputFindings: [Finding] = []
 
@@ -38,9 +39,13 @@ public final class ChromeTraceRenderer: ReportSink {
         metadata("process_sort_index", pid: pid, tid: 0) { $0.member("sort_index", pid) }
         var labels = "\(session.input) lines \(session.startLine)-\(session.endLine)"
         if timeline.clock == .lines { labels += " · no timestamps: 1 µs stands for 1 line" }
-        let notDrawn = [(timeline.controllersNotDrawn, "controller"), (timeline.transitionsNotDrawn, "transition"),
-                        (timeline.findingsNotDrawn, "finding"), (timeline.itemsNotDrawn, "span or mark")]
+        var notDrawn = timeline.cut.map { [TextFormat.plural(timeline.eventsNotDrawn, "event") + " from line \($0) on"] } ?? []
+        notDrawn += [(timeline.controllersNotDrawn, "controller"), (timeline.transitionsNotDrawn, "transition"),
+                     (timeline.findingsNotDrawn, "finding")]
             .filter { $0.0 > 0 }.map { TextFormat.plural($0.0, $0.1) }
+        if timeline.itemsNotDrawn > 0 {
+            notDrawn.append("\(timeline.itemsNotDrawn) " + (timeline.itemsNotDrawn == 1 ? "span or mark" : "spans or marks"))
+        }
         if !notDrawn.isEmpty { labels += " · not drawn: " + notDrawn.joined(separator: ", ") }
         metadata("process_labels", pid: pid, tid: 0) { $0.member("labels", labels) }
         for track in timeline.tracks {

@@ -1159,11 +1159,16 @@ enum HTMLTimelinePage {
       if (nd.findings > 0) parts.push(plural(nd.findings, "finding"));
       if (nd.items > 0) parts.push(plural(nd.items, "span or mark", "spans or marks"));
       box.replaceChildren();
+      const cut = nd.events > 0;
+      if (cut) {
+        box.appendChild(el("p", "", "This timeline stops before line " + num(nd.fromLine) + ": it draws the first events of a " +
+          "long session, and leaves out the " + plural(nd.events, "event") + " from there on."));
+      }
       if (parts.length) {
         box.appendChild(el("p", "", "Not drawn in this timeline: " + parts.join(", ") +
           " (past the limits of the session's report; the text and JSON reports count them too)."));
       }
-      box.hidden = parts.length === 0;
+      box.hidden = parts.length === 0 && !cut;
     }
 
     // -- Legend ------------------------------------------------------------------------------------------------------

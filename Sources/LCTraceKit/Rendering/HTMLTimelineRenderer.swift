@@ -48,6 +48,7 @@ public final class HTMLTimelineRenderer: ReportSink {
 
     public func beginInput(_ name: String) {}
     public func endInput(_ summary: InputSummary) {}
+    public var timelineSessions: SessionSelection? { selection ?? .all }
 
     public func finding(_ finding: Finding) {
         if finding.session != 0 { findingCounts[finding.session, default: [:]][finding.severity, default: 0] += 1 }
@@ -193,6 +194,10 @@ public final class HTMLTimelineRenderer: ReportSink {
                 w.member("transitions", timeline.transitionsNotDrawn)
                 w.member("findings", timeline.findingsNotDrawn)
                 w.member("items", timeline.itemsNotDrawn)
+                if let cut = timeline.cut {
+                    w.member("events", timeline.eventsNotDrawn)
+                    w.member("fromLine", cut)
+                }
             }
         }
     }

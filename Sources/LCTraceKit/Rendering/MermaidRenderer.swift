@@ -2,7 +2,8 @@
 /// request or an issue, where GitHub draws it. The participants are UIKit, the app (and scene) delegate and the
 /// controllers; the messages are the callbacks UIKit sent them (layout callbacks left out), the transitions are
 /// notes across the controllers they moved between and the findings notes over what they are about. The short form
-/// draws only the transitions, as messages between controllers, and the findings.
+/// draws only the transitions, as messages between controllers, and the findings. The full form draws a session up to
+/// its `timelineCut`, as the other timelines do, and says how many events it left out from there on.
 public final class MermaidRenderer: ReportSink {
     /// Items one diagram draws, and diagrams one report holds: GitHub gives up on bigger ones.
     public static let itemsPerDiagram = 300
@@ -23,6 +24,8 @@ public final class MermaidRenderer: ReportSink {
 
     public func beginInput(_ name: String) {}
     public func endInput(_ summary: InputSummary) {}
+    /// The short form draws no callbacks.
+    public var timelineSessions: SessionSelection? { short ? nil : (selection ?? .all) }
 
     public func finding(_ finding: Finding) {
         findingCounts[finding.session, default: [:]][finding.severity, default: 0] += 1
@@ -57,10 +60,12 @@ public final class MermaidRenderer: ReportSink {
 
     // MARK: The diagram
 
+    /// The transitions and findings, far fewer than the callbacks and much larger, are boxed, so that an item of a
+    /// callback takes the room of its three fields only.
     private enum Item {
-        case transition(TransitionReport)
-        case callback(EventRecord, participant: String)
-        case finding(Finding)
+        indirect case transition(TransitionReport)
+        case callback(Callback, spelled: String, participant: String)
+        indirect case finding(Finding)
 
         /// Where the item goes among those of the same line: a transition before the callback that begins it, a
         /// finding after the callback it is about.
@@ -82,26 +87,34 @@ public final class MermaidRenderer: ReportSink {
             order.append(name)
         }
         var items: [(line: Int, item: Item)] = []
+        let cut = short ? nil : session.timelineCut
         if !short {
-            for event in session.app.events where event.callback.family != .intent {
+            for event in SessionTimeline.drawn(session.app.events, before: cut) where event.callback.family != .intent {
                 let name = event.callback.family == .scene ? "Scene" : "App"
                 declare(name, as: name.lowercased())
-                items.append((event.line, .callback(event, participant: name)))
+                items.append((event.line, .callback(event.callback, spelled: event.spelled, participant: name)))
             }
         }
-        for (number, controller) in session.controllers.enumerated() {
+        let controllers = cut.map { cut in session.controllers.filter { $0.firstLine < cut } } ?? session.controllers
+        for (number, controller) in controllers.enumerated() {
             let id = "c\(number + 1)"
             if !short {
                 declare(controller.id, as: id)
-                for event in controller.events where !MermaidRenderer.leftOut.contains(event.callback) {
-                    items.append((event.line, .callback(event, participant: controller.id)))
+                for event in SessionTimeline.drawn(controller.events, before: cut) where !MermaidRenderer.leftOut.contains(event.callback) {
+                    items.append((event.line, .callback(event.callback, spelled: event.spelled, participant: controller.id)))
                 }
             } else {
                 participants[controller.id] = participants[controller.id] ?? id
             }
         }
-        for transition in session.transitions { items.append((transition.startLine, .transition(transition))) }
-        for finding in session.findings { items.append((finding.line, .finding(finding))) }
+        // Past the cut, the transitions that end there and the findings made there are counted, not drawn.
+        var pastCut = 0
+        for transition in session.transitions {
+            if let cut, transition.endLine >= cut { pastCut += 1 } else { items.append((transition.startLine, .transition(transition))) }
+        }
+        for finding in session.findings {
+            if let cut, finding.line >= cut { pastCut += 1 } else { items.append((finding.line, .finding(finding))) }
+        }
         items.sort { ($0.line, $0.item.rank) < ($1.line, $1.item.rank) }
 
         var lines: [String] = []
@@ -114,12 +127,12 @@ public final class MermaidRenderer: ReportSink {
         }
         for (line, item) in items.prefix(MermaidRenderer.itemsPerDiagram) {
             switch item {
-            case .callback(let event, let name):
+            case .callback(let callback, let spelled, let name):
                 let target = participant(name)
-                if event.callback.family == .marker {
-                    lines.append("    Note over \(target): \(MermaidText.escape(event.spelled))")
+                if callback.family == .marker {
+                    lines.append("    Note over \(target): \(MermaidText.escape(spelled))")
                 } else {
-                    lines.append("    UIKit->>\(target): \(MermaidText.escape(event.spelled))")
+                    lines.append("    UIKit->>\(target): \(MermaidText.escape(spelled))")
                 }
             case .transition(let transition):
                 let from = participant(transition.from), to = participant(transition.to)
@@ -136,8 +149,13 @@ public final class MermaidRenderer: ReportSink {
                     + "\(MermaidText.escape(finding.message)) (line \(line))")
             }
         }
-        let left = items.count - MermaidRenderer.itemsPerDiagram
-        if left > 0 { lines.append("    Note over UIKit: \(left) more not drawn (lines to \(session.endLine))") }
+        let left = max(0, items.count - MermaidRenderer.itemsPerDiagram) + pastCut
+        var notDrawn = left > 0 ? "\(left) more not drawn" : nil
+        if let cut {
+            let events = "\(TextFormat.plural(session.eventsPastTimelineCut, "event")) from line \(cut) on"
+            notDrawn = notDrawn.map { "\($0), nor the \(events)" } ?? "the \(events) not drawn"
+        }
+        if let notDrawn { lines.append("    Note over UIKit: \(notDrawn) (lines to \(session.endLine))") }
         if items.isEmpty { lines.append("    Note over UIKit: " + (short ? "no transitions or findings" : "no callbacks")) }
 
         var text = "sequenceDiagram\n"

@@ -63,11 +63,11 @@ public enum Reporter: String, CaseIterable, Sendable {
         }
     }
 
-    /// Whether the analysis must keep every event for this reporter.
+    /// Whether the analysis must keep every event for this reporter. The timeline reports draw only the first events
+    /// of the sessions they draw, which the analysis keeps for them without this (`ReportSink.timelineSessions`).
     public func keepsEvents(_ settings: Settings) -> Bool {
         switch self {
         case .text, .json: return settings.includeEvents
-        case .chromeTrace, .html, .mermaid, .mermaidShort: return true
         default: return false
         }
     }

@@ -57,6 +57,7 @@ public final class BaselineFilter: ReportSink {
     }
 
     public var wantsLiveItems: Bool { downstream.wantsLiveItems }
+    public var timelineSessions: SessionSelection? { downstream.timelineSessions }
 
     public func event(_ event: EventRecord, subject: String, session: Int, input: String) {
         downstream.event(event, subject: subject, session: session, input: input)

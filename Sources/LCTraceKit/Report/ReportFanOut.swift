@@ -20,6 +20,10 @@ public final class ReportFanOut: ReportSink {
     public func beginInput(_ name: String) { for sink in sinks { sink.beginInput(name) } }
     public func finding(_ finding: Finding) { for sink in sinks { sink.finding(finding) } }
     public var wantsLiveItems: Bool { streaming }
+    /// The sessions any of the sinks draws.
+    public var timelineSessions: SessionSelection? {
+        sinks.compactMap(\.timelineSessions).reduce(nil) { all, drawn in all.map { $0.covering(drawn) } ?? drawn }
+    }
 
     public func event(_ event: EventRecord, subject: String, session: Int, input: String) {
         for sink in sinks where sink.wantsLiveItems { sink.event(event, subject: subject, session: session, input: input) }

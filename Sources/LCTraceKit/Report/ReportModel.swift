@@ -182,6 +182,11 @@ public struct SessionReport: Sendable, Equatable {
     /// Transitions and findings after the ones listed, counted only.
     public var transitionsNotListed = 0
     public var findingsNotListed = 0
+    /// Where the timeline reports stop drawing the session: the line of its first event past its first
+    /// `SessionLimits.timelineEvents`, and how many events there are from there on; nil and 0 when it has no more.
+    /// The report keeps no events from there on unless every event is kept (`AnalysisOptions.keepEvents`).
+    public var timelineCut: Int?
+    public var eventsPastTimelineCut = 0
 
     /// Every controller instance of the session, listed or not.
     public var controllerCount: Int { unlistedControllers.reduce(controllers.count) { $0 + $1.instances } }
@@ -200,6 +205,8 @@ public enum SkipReason: String, Sendable, CaseIterable, Codable {
     /// A line of `log show`/`log stream` JSON output that is not where an entry is read: an entry is read at the line
     /// that closes it, and the lines before it, and brackets and commas between entries, are its structure.
     case jsonStructure = "json-structure"
+    /// A record of a process `--process`/`--pid` leave out (`ProcessFilter`).
+    case otherProcess = "other-process"
 }
 
 /// What a line that was read turned out to be. With the skipped lines (`SkipReason`), every line of an input is
@@ -231,7 +238,7 @@ public struct LineReading: Sendable, Equatable {
     /// The line as logged (decoded lossily).
     public var text: String
     /// A `LineDisposition` or a `SkipReason`: `lifecycle`, `notice`, `other`, `unread`, `blank`, `unrecognized`,
-    /// `regex-limit` or `json-structure`.
+    /// `regex-limit`, `json-structure` or `other-process`.
     public var disposition: String
     /// The line format whose header the line has; nil when it has none (a bare message).
     public var format: String?
@@ -358,6 +365,10 @@ public protocol ReportSink: AnyObject {
     func write(_ item: RenderedItem, session: Int)
     /// A session ended (the next one began, or its input ended); its report is final.
     func sessionClosed(_ session: SessionReport)
+    /// The sessions whose events this sink draws as timelines (`chrome-trace`, `html`, `mermaid`), from the first
+    /// `SessionLimits.timelineEvents` of each: the analysis keeps those for it even when it keeps no other events
+    /// (`AnalysisOptions.keepEvents`), and none for the sessions it does not draw. Nil when it draws no events.
+    var timelineSessions: SessionSelection? { get }
     /// How this sink renders closed sessions ahead of time on other threads (parallel runs), if it can.
     var sessionRendering: SessionRendering? { get }
     /// A session rendered ahead of time by `sessionRendering`, now that its number is known: in place of
@@ -377,4 +388,5 @@ extension ReportSink {
     public func write(_ item: RenderedItem, session: Int) {}
     public var sessionRendering: SessionRendering? { nil }
     public func writeSession(_ item: RenderedItem, index: Int) {}
+    public var timelineSessions: SessionSelection? { nil }
 }

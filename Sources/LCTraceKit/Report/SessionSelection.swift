@@ -25,6 +25,15 @@ public struct SessionSelection: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Every session: `1-`.
+    public static let all = SessionSelection(first: 1, last: nil)
+
+    /// The smallest selection that holds both this one and `other`.
+    public func covering(_ other: SessionSelection) -> SessionSelection {
+        let last = self.last.flatMap { mine in other.last.map { max(mine, $0) } }
+        return SessionSelection(first: min(first, other.first), last: last)
+    }
+
     public func contains(_ session: Int) -> Bool {
         session >= first && last.map { session <= $0 } ?? true
     }

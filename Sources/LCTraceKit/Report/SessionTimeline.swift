@@ -5,6 +5,11 @@
 ///
 /// Times are ticks from the session's start: microseconds since its first timestamp, or, when the log has no
 /// timestamps, lines since its first line.
+///
+/// A session of more than `SessionLimits.timelineEvents` events is drawn up to the first event past them (its
+/// report's `timelineCut`), the first one the analysis does not keep for the timelines, whatever else it keeps (the
+/// drawing is the same with or without a report that keeps every event): nothing from that line on is drawn, the
+/// timeline ends before it, and what was left out is counted.
 public struct SessionTimeline: Sendable {
     public enum Clock: String, Sendable {
         /// Microseconds since the session's first timestamp.
@@ -83,6 +88,13 @@ public struct SessionTimeline: Sendable {
     public var findingsNotDrawn: Int
     /// Spans and marks past a track's caps.
     public var itemsNotDrawn = 0
+    /// The line from which on nothing is drawn, and the session's events from there on (`SessionReport.timelineCut`);
+    /// nil and 0 when every event is drawn. Controllers first seen, transitions ending and findings made from that line
+    /// on are counted in `controllersNotDrawn`, `transitionsNotDrawn` and `findingsNotDrawn`.
+    public var cut: Int?
+    public var eventsNotDrawn: Int
+    /// The last line drawn: the session's last, or the one before `cut`.
+    public var endLine: Int
 
     /// `Process[pid] · session N`, or `session N` when the log names no process.
     public static func title(of session: SessionReport) -> String {
@@ -96,23 +108,39 @@ public struct SessionTimeline: Sendable {
         controllersNotDrawn = session.controllerCount - session.controllers.count
         transitionsNotDrawn = session.transitionsNotListed
         findingsNotDrawn = session.findingsNotListed
+        cut = session.timelineCut
+        eventsNotDrawn = session.eventsPastTimelineCut
+        endLine = session.timelineCut.map { $0 - 1 } ?? session.endLine
         let ticks = Ticks(session)
         clock = ticks.clock
         end = ticks.end
-        let listed = Set(session.controllers.map(\.id))
+        var controllers = session.controllers, drawnFindings = session.findings
+        if let cut {
+            controllers.removeAll { $0.firstLine >= cut }
+            drawnFindings.removeAll { $0.line >= cut }
+            controllersNotDrawn += session.controllers.count - controllers.count
+            findingsNotDrawn += session.findings.count - drawnFindings.count
+        }
+        let listed = Set(controllers.map(\.id))
         // A finding about no controller drawn is drawn on the App track, which it needs even if the app logged nothing.
-        let findingNeedsApp = session.findings.contains { finding in finding.controller.map { !listed.contains($0) } ?? true }
+        let findingNeedsApp = drawnFindings.contains { finding in finding.controller.map { !listed.contains($0) } ?? true }
         layOutApp(session, ticks, evenWithoutEvents: findingNeedsApp)
         var trackOfController: [String: Int] = [:]
-        for controller in session.controllers {
+        for controller in controllers {
             trackOfController[controller.id] = tracks.count
             layOut(controller, ticks)
         }
         layOutTransitions(session.transitions, ticks, trackOfController)
-        for finding in session.findings {
+        for finding in drawnFindings {
             let track = finding.controller.flatMap { trackOfController[$0] } ?? 0
             findings.append(FindingMark(finding: finding, track: track, at: ticks.tick(atLine: finding.line)))
         }
+    }
+
+    /// The events of `events` (in the order of their lines) that are drawn: those before the cut.
+    static func drawn(_ events: [EventRecord], before cut: Int?) -> ArraySlice<EventRecord> {
+        guard let cut else { return events[...] }
+        return events.prefix { $0.line < cut }
     }
 
     // MARK: Layout
@@ -120,10 +148,11 @@ public struct SessionTimeline: Sendable {
     /// The app's phases on the App track, the scenes' on the Scene track (all scenes on one: their callbacks do not
     /// say which scene they were for), the markers as marks on the App track.
     private mutating func layOutApp(_ session: SessionReport, _ ticks: Ticks, evenWithoutEvents: Bool) {
-        guard !session.app.events.isEmpty || evenWithoutEvents else { return }
+        let events = SessionTimeline.drawn(session.app.events, before: cut)
+        guard !events.isEmpty || evenWithoutEvents else { return }
         var app = PhaseLane(), scene = PhaseLane()
         var marks: [Mark] = []
-        for event in session.app.events {
+        for event in events {
             let at = ticks.tick(atLine: event.line)
             if let step = ActivityStep(event.callback) {
                 if event.callback.family == .scene {
@@ -137,29 +166,30 @@ public struct SessionTimeline: Sendable {
         }
         let appTrack = Track(id: tracks.count, name: "App", kind: .app, detail: "final phase \(session.app.finalPhase.rawValue)")
         tracks.append(appTrack)
-        add(app.spans(end: end, endLine: session.endLine), marks: marks, to: appTrack.id)
+        add(app.spans(end: end, endLine: endLine), marks: marks, to: appTrack.id)
         guard !scene.isEmpty else { return }
         let names = session.scenes.map(\.id)
         let detail = names.count > 1 ? "\(names.count) scenes: " + names.joined(separator: ", ") : names.first
         tracks.append(Track(id: tracks.count, name: names.count > 1 ? "Scenes" : "Scene", kind: .scene, detail: detail))
-        add(scene.spans(end: end, endLine: session.endLine), marks: [], to: tracks.count - 1)
+        add(scene.spans(end: end, endLine: endLine), marks: [], to: tracks.count - 1)
     }
 
-    /// A controller's life (first callback to dealloc, or to the end of the session while it lives) and, inside it,
-    /// its appearance states.
+    /// A controller's life (first callback to dealloc, or to the end of the session while it lives; to the end of the
+    /// timeline when it goes on past the cut) and, inside it, its appearance states.
     private mutating func layOut(_ controller: ControllerReport, _ ticks: Ticks) {
         let id = tracks.count
         let detail = "\(controller.className) · identity \(controller.identity.rawValue) · final phase \(controller.finalPhase.rawValue)"
         tracks.append(Track(id: id, name: controller.id, kind: .controller, detail: detail))
-        guard let first = controller.events.first, let last = controller.events.last else { return }
-        let alive = controller.finalPhase != .dead
+        let events = SessionTimeline.drawn(controller.events, before: cut)
+        guard let first = events.first, let last = events.last else { return }
+        let alive = controller.finalPhase != .dead || controller.lastLine > endLine
         let lifeEnd = alive ? end : ticks.tick(atLine: last.line)
-        let lifeEndLine = alive ? max(last.line, controller.lastLine) : last.line
+        let lifeEndLine = alive ? min(max(last.line, controller.lastLine), endLine) : last.line
         var spans = [Span(name: controller.id, start: ticks.tick(atLine: first.line), end: lifeEnd, startLine: first.line,
                           endLine: lifeEndLine, depth: 0, open: alive)]
         var marks: [Mark] = []
         var state: (name: String, start: Int64, line: Int)?
-        for event in controller.events {
+        for event in events {
             let at = ticks.tick(atLine: event.line)
             if let next = TimelineMarks.appearanceState[event.callback] {
                 if let open = state {
@@ -182,6 +212,10 @@ public struct SessionTimeline: Sendable {
     private mutating func layOutTransitions(_ transitions: [TransitionReport], _ ticks: Ticks, _ trackOfController: [String: Int]) {
         var lanes: [(track: Int, end: Int64)] = []
         for transition in transitions {
+            if let cut, transition.endLine >= cut {
+                transitionsNotDrawn += 1
+                continue
+            }
             let start = ticks.tick(atLine: transition.startLine), end = max(start, ticks.tick(atLine: transition.endLine))
             let lane: Int
             if let free = lanes.firstIndex(where: { $0.end <= start }) {
@@ -244,10 +278,14 @@ struct Ticks {
     private let startLine: Int
     let end: Int64
 
+    /// The clock of the events drawn: those before the session's `timelineCut`.
     init(_ session: SessionReport) {
         startLine = session.startLine
-        var timed: [(line: Int, offsetMs: Double?)] = session.app.events.map { ($0.line, $0.offsetMs) }
-        for controller in session.controllers { timed += controller.events.lazy.map { ($0.line, $0.offsetMs) } }
+        let cut = session.timelineCut
+        var timed: [(line: Int, offsetMs: Double?)] = SessionTimeline.drawn(session.app.events, before: cut).map { ($0.line, $0.offsetMs) }
+        for controller in session.controllers {
+            timed += SessionTimeline.drawn(controller.events, before: cut).lazy.map { ($0.line, $0.offsetMs) }
+        }
         timed.sort { $0.line < $1.line }
         clock = timed.contains { $0.offsetMs != nil } ? .microseconds : .lines
         var last: Int64 = 0
@@ -264,8 +302,8 @@ struct Ticks {
             ticks.append(last)
         }
         switch clock {
-        case .microseconds: end = max(last, session.durationMs.map { Int64(($0 * 1000).rounded()) } ?? 0)
-        case .lines: end = Int64(session.endLine - session.startLine)
+        case .microseconds: end = cut == nil ? max(last, session.durationMs.map { Int64(($0 * 1000).rounded()) } ?? 0) : last
+        case .lines: end = Int64((cut.map { $0 - 1 } ?? session.endLine) - session.startLine)
         }
     }
 
