@@ -5,6 +5,7 @@
 #   L + one line              each line of every log, read line by line
 #   L + 6 lines, A + 6 lines  each log cut into runs of six lines, read line by line and analysed
 #   A + the whole log         every log, and the gzip fixture
+#   C + the whole log         every log, analysed into every reporter
 #
 # A seed longer than the fuzzer's -max_len (1024 bytes, README.md) is left out. Seeds are named by their SHA-1, so a
 # seed met twice is kept once. The directory is not committed: run this again
@@ -47,8 +48,9 @@ for log in "${logs[@]}"; do
     sed -n "${first},$((first + 5))p" "$log" | seed L
     sed -n "${first},$((first + 5))p" "$log" | seed A
   done
-  # The whole log.
+  # The whole log, into the discarding sink and into every reporter.
   seed A < "$log"
+  seed C < "$log"
 done
 for gz in "$root"/Tests/LCTraceKitTests/Fixtures/gzip/*.gz; do
   seed A < "$gz"

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 import LCTraceKit
 
 // A fuzz input is a mode byte followed by a small log; the byte's low bit picks how the log is read, both through
@@ -12,8 +13,10 @@ import LCTraceKit
 //   format detection with its hint from the line before, the message cache) must read every line exactly as PCRE2
 //   alone reads it with no hint: header, format and lifecycle message. A difference is printed and the process traps,
 //   so libFuzzer keeps the input as a crash.
-// - odd (`A`), as a whole log: an `Analyzer` with the default options and a sink that discards the report analyses it
-//   from a temporary file, as `lctrace` analyses a file (gzip input included).
+// - odd (`A`), as a whole log: an `Analyzer` with the default options analyses it from a temporary file, as
+//   `lctrace` analyses a file (gzip input included), into a sink that discards the report; when the byte's second
+//   bit is set too (`C`), into every reporter at once, each writing to memory, and the reports that are JSON must
+//   parse.
 //
 // Compiling the parsers costs far more than reading a small input, so they are kept from input to input, as the
 // sections of one long log share them. Each input starts the header recognizers afresh (`reset()`: no hint from the
@@ -57,7 +60,7 @@ private func fuzzOneInput(_ input: UnsafeRawBufferPointer) {
     if mode & 1 == 0 {
         compareFastPathWithPCRE2(log)
     } else {
-        analyzeAsLog(log)
+        analyzeAsLog(log, everyReporter: mode & 2 != 0)
     }
 }
 
@@ -220,8 +223,9 @@ private final class AnalysisParsers {
 
 nonisolated(unsafe) private let analysisParsers = AnalysisParsers()
 
-/// Analyses `input` as a log file, as `lctrace` does with the default options; the report is discarded.
-private func analyzeAsLog(_ input: UnsafeRawBufferPointer) {
+/// Analyses `input` as a log file, as `lctrace` does with the default options; the report is discarded, or, with
+/// `everyReporter`, written by every reporter to memory, and the JSON ones checked.
+private func analyzeAsLog(_ input: UnsafeRawBufferPointer, everyReporter: Bool) {
     guard ftruncate(scratch, 0) == 0, lseek(scratch, 0, SEEK_SET) == 0 else {
         fatalError("lctrace-fuzz: cannot rewind the temporary file: \(String(cString: strerror(errno)))")
     }
@@ -232,9 +236,25 @@ private func analyzeAsLog(_ input: UnsafeRawBufferPointer) {
         written += count
     }
     guard lseek(scratch, 0, SEEK_SET) == 0 else { fatalError("lctrace-fuzz: cannot rewind the temporary file") }
-    let analyzer = Analyzer(options: analysisOptions, sink: DiscardingSink(), headerRecognizer: analysisParsers.headers,
+    let outputs = everyReporter ? Reporter.allCases.map { ($0, Output()) } : []
+    let sink: any ReportSink = everyReporter
+        ? ReportFanOut(outputs.map { reporter, output in reporter.renderer(output: output, settings: Reporter.Settings()) })
+        : DiscardingSink()
+    let analyzer = Analyzer(options: analysisOptions, sink: sink, headerRecognizer: analysisParsers.headers,
                             messageParser: analysisParsers.messageParser())
     // An input the analyzer rejects (gzip data that ends early or does not inflate) is an answer, not a crash.
     try? analyzer.analyze(fileDescriptor: scratch, name: "fuzz.log")
     analyzer.finish()
+    for (reporter, output) in outputs where [.json, .sarif, .codeclimate, .chromeTrace].contains(reporter) {
+        guard JSONCheck.isValid(Array(output.text.utf8)) else {
+            fatalError("lctrace-fuzz: the \(reporter.rawValue) report is not JSON:\n\(output.text)")
+        }
+    }
+}
+
+/// Whether bytes are one JSON document, as Foundation's parser reads it.
+private enum JSONCheck {
+    static func isValid(_ bytes: [UInt8]) -> Bool {
+        (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])) != nil
+    }
 }
