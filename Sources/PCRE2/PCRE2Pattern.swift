@@ -25,7 +25,8 @@ public final class PCRE2Pattern: @unchecked Sendable {
 
     let code: OpaquePointer
 
-    public init(_ pattern: String, options: Options = []) throws(PCRE2CompileError) {
+    /// `jit: false` leaves the pattern to the interpreter: for a pattern compiled only to be asked about (`startBytes`).
+    public init(_ pattern: String, options: Options = [], jit: Bool = true) throws(PCRE2CompileError) {
         var errorCode: Int32 = 0
         var errorOffset: Int = 0
         let compiled: OpaquePointer? = pattern.utf8CString.withUnsafeBufferPointer { buffer in
@@ -38,11 +39,38 @@ public final class PCRE2Pattern: @unchecked Sendable {
         }
         self.code = compiled
         self.pattern = pattern
-        self.isJITCompiled = pcre2_jit_compile_8(compiled, PCRE2_JIT_COMPLETE) == 0
+        self.isJITCompiled = jit && pcre2_jit_compile_8(compiled, PCRE2_JIT_COMPLETE) == 0
         self.groupNumbers = PCRE2Pattern.readNameTable(compiled)
     }
 
     deinit { pcre2_code_free_8(code) }
+
+    /// The bytes a match can start with, as PCRE2 worked them out when it compiled the pattern; nil when it knows no
+    /// such set (any byte may start a match, or the pattern is anchored: PCRE2 works the set out only for patterns
+    /// that are not, so compile an anchored pattern without `anchored` to ask where its matches can start). The set
+    /// may hold more bytes than can start a match, never fewer.
+    public var startBytes: PCRE2StartBytes? {
+        var type: UInt32 = 0
+        guard pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_FIRSTCODETYPE), &type) == 0 else { return nil }
+        switch type {
+        case 1:
+            // One first byte; a letter in either case, since the pattern may ignore case there.
+            var unit: UInt32 = 0
+            guard pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_FIRSTCODEUNIT), &unit) == 0, unit < 256 else { return nil }
+            var set = PCRE2StartBytes()
+            set.insert(UInt8(unit))
+            if (unit | 0x20) >= 0x61, (unit | 0x20) <= 0x7A { set.insert(UInt8(unit) ^ 0x20) }
+            return set
+        case 0:
+            var bitmap: UnsafePointer<UInt8>?
+            guard pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_FIRSTBITMAP), &bitmap) == 0, let bitmap else { return nil }
+            var set = PCRE2StartBytes()
+            for byte in 0..<256 where bitmap[byte / 8] & (1 << (byte % 8)) != 0 { set.insert(UInt8(byte)) }
+            return set
+        default:
+            return nil
+        }
+    }
 
     /// The number of a named group, or nil when the pattern has no group of that name.
     public func groupNumber(named name: String) -> Int? { groupNumbers[name] }
@@ -80,6 +108,46 @@ public final class PCRE2Pattern: @unchecked Sendable {
             if names[name] == nil { names[name] = number }
         }
         return names
+    }
+}
+
+/// A set of bytes, one bit each: where the matches of a pattern can start (`PCRE2Pattern.startBytes`).
+public struct PCRE2StartBytes: Sendable, Equatable {
+    private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+    public init() {}
+
+    /// Every byte.
+    public static let all: PCRE2StartBytes = {
+        var set = PCRE2StartBytes()
+        set.words = (~0, ~0, ~0, ~0)
+        return set
+    }()
+
+    @inline(__always)
+    public func contains(_ byte: UInt8) -> Bool {
+        let word: UInt64
+        switch byte >> 6 {
+        case 0: word = words.0
+        case 1: word = words.1
+        case 2: word = words.2
+        default: word = words.3
+        }
+        return word >> UInt64(byte & 63) & 1 != 0
+    }
+
+    public mutating func insert(_ byte: UInt8) {
+        let bit = UInt64(1) << UInt64(byte & 63)
+        switch byte >> 6 {
+        case 0: words.0 |= bit
+        case 1: words.1 |= bit
+        case 2: words.2 |= bit
+        default: words.3 |= bit
+        }
+    }
+
+    public static func == (lhs: PCRE2StartBytes, rhs: PCRE2StartBytes) -> Bool {
+        lhs.words.0 == rhs.words.0 && lhs.words.1 == rhs.words.1 && lhs.words.2 == rhs.words.2 && lhs.words.3 == rhs.words.3
     }
 }
 

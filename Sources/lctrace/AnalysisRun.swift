@@ -10,18 +10,34 @@ struct AnalysisRun {
     var includeEvents: Bool
     /// Findings from this severity on are failures, in the reports that mark failures (`--fail-on`).
     var failureSeverity: Severity = .error
+    /// An input with no lifecycle event is an error (`check`, unless `--allow-empty-input`), where the rule's severity
+    /// is not set otherwise (`--severity`, the configuration file).
+    var emptyInputIsError = false
 
-    /// Runs the analysis, writes the reports and the baseline, and returns the run's summary (with the baseline's
-    /// known findings taken out). Exits with status 2 when an input, a file or an output fails.
-    func run() -> RunSummary {
-        let sources = input.sources
+    /// What a run came to: its summary (with the baseline's known findings taken out), and how many of the paths
+    /// below the folders given could not be read (said on stderr as they were met; the run is to end with status 2).
+    struct Outcome {
+        var summary: RunSummary
+        var unreadPaths: Int
+    }
+
+    /// Runs the analysis, writes the reports and the baseline, and returns what the run came to. Exits with status 2
+    /// when an input named itself, a file or an output fails.
+    func run() -> Outcome {
+        let readable = input.readable(leavingOut: filesNotLogs)
+        let sources = readable.sources
+        var unreadPaths = readable.problems
         var options = AnalysisOptions()
         options.follow = input.follow
         (options.rules, options.configPath) = rules.settings()
+        if emptyInputIsError, options.rules.overrides[.noLifecycleEvents] == nil {
+            options.rules.overrides[.noLifecycleEvents] = .some(.error)
+        }
         options.lineFormat = input.lineFormatOptions.choice
+        options.processFilter = input.selection.processFilter
 
         // Live: the input keeps flowing (a pipe or terminal on stdin, or --follow), so output is flushed as it is decided.
-        let readsStandardInput = sources.contains { $0.name == InputSource.standardInput.name }
+        let readsStandardInput = sources.contains(where: \.isStandardInput)
         let live = input.follow || (readsStandardInput && regularFileSize(.standardInput) == nil)
         if readsStandardInput, !input.quiet, StandardStream.input.isTerminal {
             StandardStream.error.write("lctrace: reading a log from standard input (end it with Ctrl-D; lctrace --help for more)\n")
@@ -82,8 +98,14 @@ struct AnalysisRun {
             progress?.clear()
             if !quiet { StandardStream.error.write("lctrace: \(TerminalText.escaped(message))\n") }
         }
+        analyzer.inputFailed = { [outputs] failure in
+            // What was reported before it goes out first, where a report goes to the terminal with the message.
+            for (output, path) in outputs where path == nil { output.flush() }
+            unreadPaths += 1
+            reportFailedInput(failure)
+        }
         do {
-            try analyzer.analyze(sources, jobs: input.jobs ?? Processors.onlineCount)
+            try analyzer.analyze(readable.inputs, jobs: input.jobs ?? Processors.onlineCount)
         } catch {
             for (output, _) in outputs { output.flush() }
             fail("\(error)")
@@ -104,7 +126,7 @@ struct AnalysisRun {
                                        + "\(summary.lines) lines read before it\n")
             exitProcess(128 + signal.number)
         }
-        return summary
+        return Outcome(summary: summary, unreadPaths: unreadPaths)
     }
 
     private func openOutput(_ path: String, replacing: Bool) -> Output {
@@ -122,6 +144,16 @@ struct AnalysisRun {
             places.append(OutputPlan.Place("the job summary GITHUB_STEP_SUMMARY=\(path)", path: path))
         }
         return places
+    }
+
+    /// The files a folder's listing leaves out: the ones this run writes (its reports, baseline and job summary, and
+    /// the files standard output and error go to) and the baseline and configuration file it reads. None is a log,
+    /// and `lctrace check logs/ > logs/check.txt` must not read its own report.
+    private var filesNotLogs: [FileStatus] {
+        var statuses = outputPlaces.compactMap { $0.path.flatMap { FileStatus(path: $0) } }
+        statuses += [StandardStream.output, .error].compactMap { FileStatus(fileDescriptor: $0.fileDescriptor) }
+        statuses += [report.baseline, rules.configPath].compactMap { $0.flatMap { FileStatus(path: $0) } }
+        return statuses.filter { $0.kind == .regularFile }
     }
 
     /// Every file the run reads: the inputs, the baseline and the configuration file.

@@ -33,9 +33,11 @@ struct Analyze: ParsableCommand {
     }
 
     func run() throws {
-        let summary = AnalysisRun(input: input, report: report, rules: ruleOptions,
+        let outcome = AnalysisRun(input: input, report: report, rules: ruleOptions,
                                   requests: try report.requests(fallback: fallback), includeEvents: !noEvents,
                                   failureSeverity: failOn.severity ?? .error).run()
+        let summary = outcome.summary
+        failForUnreadInputs(outcome.unreadPaths)
         if let threshold = failOn.severity, summary.findings(atLeast: threshold) > 0 {
             throw ExitCode(ExitStatus.findingsAtThreshold)
         }

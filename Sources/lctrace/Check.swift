@@ -12,8 +12,13 @@ struct Check: ParsableCommand {
             (GITHUB_ACTIONS=true) the default report is github-actions: annotations, and a Markdown table in the \
             job summary. No per-event timeline is built.
 
+            An input from which no lifecycle event was read is an error (no-lifecycle-events), so that a job cannot \
+            pass on an empty or wrong log; --allow-empty-input leaves it a warning. When many lines name a lifecycle \
+            callback but could not be read, the summary line says how many (unread-lifecycle-lines).
+
             Exit status: 0 when no finding reaches --fail-on; 1 when one does (the last stderr line says which); \
-            2 on a usage error or an input that cannot be read.
+            2 on a usage error or an input that cannot be read (a file below a folder given is said on stderr and \
+            the others are read first).
             """)
 
     @OptionGroup var input: InputOptions
@@ -22,6 +27,9 @@ struct Check: ParsableCommand {
 
     @Option(name: .long, help: "Fail (exit status 1) when a finding reaches this severity: error, warning, or never (report only).")
     var failOn: FailOn = .error
+
+    @Flag(name: .long, help: "Accept an input from which no lifecycle event was read: no-lifecycle-events stays a warning instead of an error.")
+    var allowEmptyInput = false
 
     @OptionGroup var ruleOptions: RuleOptions
 
@@ -35,23 +43,33 @@ struct Check: ParsableCommand {
     }
 
     func run() throws {
-        let summary = AnalysisRun(input: input, report: report, rules: ruleOptions,
-                                  requests: try report.requests(fallback: Check.fallback), includeEvents: false,
-                                  failureSeverity: failOn.severity ?? .error).run()
+        var run = AnalysisRun(input: input, report: report, rules: ruleOptions,
+                              requests: try report.requests(fallback: Check.fallback), includeEvents: false,
+                              failureSeverity: failOn.severity ?? .error)
+        run.emptyInputIsError = !allowEmptyInput
+        let outcome = run.run()
+        let summary = outcome.summary
         let failing = failOn.severity.map { summary.findings(atLeast: $0) } ?? 0
         if !input.quiet { StandardStream.error.write("lctrace: " + TerminalText.escaped(Check.summaryLine(summary)) + "\n") }
         if failing > 0, let threshold = failOn.severity {
             let counted = threshold == .error ? plural(failing, "error") : plural(failing, "finding") + " of warning severity or more"
             StandardStream.error.write("lctrace: \(counted) reach\(failing == 1 ? "es" : "") --fail-on \(threshold.rawValue)\n")
-            throw ExitCode(ExitStatus.findingsAtThreshold)
         }
+        // An input that could not be read outweighs the findings: status 2, said last.
+        failForUnreadInputs(outcome.unreadPaths)
+        if failing > 0, failOn.severity != nil { throw ExitCode(ExitStatus.findingsAtThreshold) }
     }
 
-    /// `2 errors, 1 warning, 0 info in 3 sessions of 1 input (1234 lines); 4 known from the baseline`
+    /// `2 errors, 1 warning, 0 info in 3 sessions of 1 input (1234 lines, 80 lifecycle events); 4 known from the
+    /// baseline`, with the lines that name a callback but could not be read when an input has many.
     static func summaryLine(_ summary: RunSummary) -> String {
         let counts = [Severity.error, .warning, .info].map { plural(summary.findings($0), $0.rawValue) }.joined(separator: ", ")
         var line = "\(counts) in \(plural(summary.sessions, "session")) of \(plural(summary.inputs.count, "input")) "
             + "(\(plural(summary.lines, "line")), \(plural(summary.events, "lifecycle event")))"
+        if summary.inputs.contains(where: \.hasManyUnreadLifecycleLines) {
+            line += "; \(plural(summary.lines(.unread), "line")) name a lifecycle callback but could not be read "
+                + "(`lctrace lines --only unread` shows why)"
+        }
         if let known = summary.findingsInBaseline { line += "; \(known) known from the baseline" }
         return line
     }

@@ -3,7 +3,7 @@ import LCTraceKit
 
 /// What to read and how: shared by `analyze` and `check`.
 struct InputOptions: ParsableArguments {
-    @Argument(help: "Log files to read, in order; none or '-' reads standard input.",
+    @Argument(help: "Log files or folders to read, in order (a folder: every log file below it, by path); none or '-' reads standard input.",
               completion: .file())
     var inputs: [String] = []
 
@@ -16,6 +16,8 @@ struct InputOptions: ParsableArguments {
     var follow = false
 
     @OptionGroup var lineFormatOptions: LineFormatOptions
+
+    @OptionGroup var selection: InputSelectionOptions
 
     @Flag(name: .long, help: "Print lines/s, MB/s and peak memory to stderr at the end.")
     var stats = false
@@ -30,20 +32,12 @@ struct InputOptions: ParsableArguments {
         }
     }
 
-    /// The inputs, each checked before anything is printed (a followed file need not exist yet).
-    var sources: [InputSource] { readableSources(inputs, missingAllowed: follow) }
-}
-
-/// The inputs named on the command line (standard input when none), each checked before anything is printed, so
-/// that an unreadable one fails the run cleanly; with `missingAllowed` (`--follow`), a path that does not exist yet
-/// passes.
-func readableSources(_ inputs: [String], missingAllowed: Bool = false) -> [InputSource] {
-    let sources = inputs.isEmpty ? [InputSource.standardInput] : inputs.map(InputSource.file)
-    for source in sources where source.name != InputSource.standardInput.name {
-        if missingAllowed, let path = source.path, FileStatus.isMissing(atPath: path) { continue }
-        do { FileDescriptorIO.close(try source.openDescriptor()) } catch { fail("\(error)") }
+    /// The inputs, folders listed, each checked before anything is printed (a followed file need not exist yet, and
+    /// is never a folder). `leavingOut`: the files the run writes, or reads as something else than a log.
+    func readable(leavingOut: [FileStatus] = []) -> ReadableInputs {
+        readableInputs(inputs, missingAllowed: follow, foldersAllowed: !follow, standardInputName: selection.stdinName,
+                       leavingOut: leavingOut)
     }
-    return sources
 }
 
 /// The size of an input that is a regular file (standard input included, when redirected from one); nil for a
@@ -53,7 +47,7 @@ func regularFileSize(_ source: InputSource) -> Int? {
     return status?.regularFileSize
 }
 
-/// `--line-format` and `--pattern`.
+/// `--line-format`, `--pattern` and `--time-format`.
 struct LineFormatOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "Line format: auto (every line on its own), \(LineFormat.builtIn.map(\.name).joined(separator: ", ")).",
@@ -66,6 +60,11 @@ struct LineFormatOptions: ParsableArguments {
         valueName: "regex"))
     var pattern: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "How --pattern's time group is written, strftime-like: %Y %y %m %b %d %e %H %M %S %f %L %z %s %T %F %%; a space matches spaces.",
+        valueName: "format"))
+    var timeFormat: String?
+
     func validate() throws {
         if pattern != nil, lineFormat != "auto" {
             throw ValidationError("--pattern and --line-format cannot be used together.")
@@ -73,13 +72,19 @@ struct LineFormatOptions: ParsableArguments {
         if let pattern, let problem = LineFormat.customPatternProblem(pattern) {
             throw ValidationError("--pattern: \(problem).")
         }
+        if let timeFormat {
+            guard let pattern else { throw ValidationError("--time-format reads the time group of a --pattern: give the pattern too.") }
+            if let problem = LineFormat.timeFormatProblem(timeFormat, pattern: pattern) {
+                throw ValidationError("--time-format: \(problem).")
+            }
+        }
         if lineFormat != "auto", LineFormat.named(lineFormat) == nil {
             throw ValidationError("unknown line format '\(lineFormat)'; expected auto, \(LineFormat.builtIn.map(\.name).joined(separator: ", ")).")
         }
     }
 
     var choice: LineFormatChoice {
-        if let pattern { return .fixed(.custom(pattern)) }
+        if let pattern { return .fixed(.custom(pattern, timeFormat: timeFormat.flatMap { try? TimeFormat($0) })) }
         if let format = LineFormat.named(lineFormat) { return .fixed(format) }
         return .automatic
     }
@@ -121,11 +126,17 @@ struct RuleOptions: ParsableArguments {
         if config != nil, noConfig { throw ValidationError("--config and --no-config cannot be used together.") }
     }
 
+    /// The configuration file of this run, if any: `--config`, or `.lctrace.yml` in the working directory.
+    var configPath: String? {
+        if let config { return config }
+        if !noConfig, FileStatus.exists(atPath: ConfigFile.defaultName) { return ConfigFile.defaultName }
+        return nil
+    }
+
     /// The settings for this run and the configuration file they came from, if any. Exits with status 2 on a bad file.
     func settings() -> (RuleSettings, String?) {
         var settings = RuleSettings()
-        var path = config
-        if path == nil, !noConfig, FileStatus.exists(atPath: ConfigFile.defaultName) { path = ConfigFile.defaultName }
+        let path = configPath
         if let path {
             do {
                 try ConfigFile.load(path: path).apply(to: &settings)

@@ -8,11 +8,13 @@ struct Lines: ParsableCommand {
             Every line is one of: lifecycle (a controller, app or scene callback, or a navigation call), notice (a \
             marker such as main(), or a notice UIKit prints), other (other app logging), unread (names a lifecycle \
             callback, but no controller could be read around it), blank, unrecognized (outside a forced \
-            --line-format), regex-limit, or json-structure (a line of a `log show --style json` entry other than the \
-            one that closes it, where the entry is read).
+            --line-format), regex-limit, json-structure (a line of a `log show --style json` entry other than the \
+            one that closes it, where the entry is read), or other-process (a line of a process --process/--pid \
+            leave out).
             """)
 
-    @Argument(help: "Log files to read, in order; none or '-' reads standard input.", completion: .file())
+    @Argument(help: "Log files or folders to read, in order (a folder: every log file below it, by path); none or '-' reads standard input.",
+              completion: .file())
     var inputs: [String] = []
 
     @Option(name: .long, help: "Output format: text, or json (one JSON object per line).")
@@ -26,6 +28,8 @@ struct Lines: ParsableCommand {
 
     @OptionGroup var lineFormatOptions: LineFormatOptions
 
+    @OptionGroup var selection: InputSelectionOptions
+
     static let dispositions = LineDisposition.allCases.map(\.rawValue) + SkipReason.allCases.map(\.rawValue)
 
     func validate() throws {
@@ -38,7 +42,13 @@ struct Lines: ParsableCommand {
         var options = AnalysisOptions()
         options.keepEvents = false
         options.lineFormat = lineFormatOptions.choice
-        let sources = readableSources(inputs)
+        options.processFilter = selection.processFilter
+        // Standard output or error redirected into a folder read is not a log (`lctrace lines logs > logs/lines.txt`).
+        let redirected = [StandardStream.output, .error].compactMap { FileStatus(fileDescriptor: $0.fileDescriptor) }
+        let readable = readableInputs(inputs, standardInputName: selection.stdinName,
+                                      leavingOut: redirected.filter { $0.kind == .regularFile })
+        let sources = readable.sources
+        var unreadPaths = readable.problems
         StopRequest.install()
         let output = Output.standardOutput()
         let analyzer: Analyzer
@@ -60,13 +70,19 @@ struct Lines: ParsableCommand {
             }
             output.write(LineReadingRendering.text(reading))
         }
+        analyzer.inputFailed = { failure in
+            output.flush()
+            unreadPaths += 1
+            reportFailedInput(failure)
+        }
         do {
-            try analyzer.analyze(sources, jobs: 1)
+            try analyzer.analyze(readable.inputs, jobs: 1)
         } catch {
             output.flush()
             fail("\(error)")
         }
         analyzer.finish()
         finishWriting(output)
+        failForUnreadInputs(unreadPaths)
     }
 }

@@ -80,6 +80,7 @@ import Testing
         (.sessionEndedAbruptly, 9, .info),
         (.clockWentBack, 7, .info),
         (.noLifecycleEvents, 1, .warning),
+        (.unreadLifecycleLines, 4, .warning),
     ]
 
     /// The legal patterns: each sample must produce no finding at all.

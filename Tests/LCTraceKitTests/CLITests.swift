@@ -70,7 +70,7 @@ func lctrace(_ arguments: [String], stdin: Data? = nil, environment: [String: St
         #expect(result.status == 2)
         #expect(result.stderr == "lctrace: missing/nothing.log: cannot open: No such file or directory\n")
         #expect(result.stdout.isEmpty)
-        #expect(try lctrace(["SampleLogs"]).stderr.contains("SampleLogs: is a directory"))
+        #expect(try lctrace(["--follow", "SampleLogs"]).stderr.contains("SampleLogs: is a directory"))
     }
 
     @Test func colourOnlyWhenAsked() throws {
@@ -396,9 +396,9 @@ func generatedLog(bytes: String, seed: Int, format: String, options: [String] = 
     }
 
     @Test func anUnreadableInputStopsTheRunInOrder() throws {
-        let result = try lctrace(["--jobs", "2", "--no-events", "SampleLogs/did-appear-twice.log", "SampleLogs"])
+        let result = try lctrace(["--jobs", "2", "--no-events", "SampleLogs/did-appear-twice.log", "SampleLogs/missing.log"])
         #expect(result.status == 2)
-        #expect(result.stderr == "lctrace: SampleLogs: is a directory\n")
+        #expect(result.stderr == "lctrace: SampleLogs/missing.log: cannot open: No such file or directory\n")
     }
 }
 

@@ -34,18 +34,7 @@ import Testing
         lines += headers.map { Array($0.utf8) }
 
         // Seeded mutations: bytes replaced by the characters the patterns care about, and truncations.
-        var random = MutationRandom(seed: 7)
-        let specials = Array("[]>:() .xX0Z+-T<\t\u{0B}_a9".utf8)
-        let base = lines
-        for _ in 0..<6000 {
-            var line = base[Int(random.next() % UInt64(base.count))]
-            guard !line.isEmpty else { continue }
-            for _ in 0..<(1 + Int(random.next() % 3)) {
-                line[Int(random.next() % UInt64(line.count))] = specials[Int(random.next() % UInt64(specials.count))]
-            }
-            if random.next() % 4 == 0 { line = Array(line.prefix(Int(random.next() % UInt64(line.count + 1)))) }
-            lines.append(line)
-        }
+        lines += MutationRandom.mutations(of: lines, count: 6000, seed: 7, specials: Array("[]>:() .xX0Z+-T<\t\u{0B}_a9".utf8))
         return lines
     }
 
@@ -178,5 +167,22 @@ struct MutationRandom {
     mutating func next() -> UInt64 {
         state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         return state >> 29
+    }
+
+    /// `count` lines drawn from `base`, each with one to three bytes replaced by one of `specials` (the characters
+    /// the patterns care about) and one in four cut short; the same lines for the same seed.
+    static func mutations(of base: [[UInt8]], count: Int, seed: UInt64, specials: [UInt8]) -> [[UInt8]] {
+        var random = MutationRandom(seed: seed)
+        var lines: [[UInt8]] = []
+        for _ in 0..<count {
+            var line = base[Int(random.next() % UInt64(base.count))]
+            guard !line.isEmpty else { continue }
+            for _ in 0..<(1 + Int(random.next() % 3)) {
+                line[Int(random.next() % UInt64(line.count))] = specials[Int(random.next() % UInt64(specials.count))]
+            }
+            if random.next() % 4 == 0 { line = Array(line.prefix(Int(random.next() % UInt64(line.count + 1)))) }
+            lines.append(line)
+        }
+        return lines
     }
 }

@@ -33,6 +33,8 @@ public struct AnalysisOptions: Sendable {
     /// `keepEvents`: set by the analyzer whose sink draws timelines (`ReportSink.timelineSessions`), and so handed to
     /// the workers of a parallel run.
     var keepTimelineEvents = false
+    /// `--process`/`--pid`: only the lines of these processes are read; nil reads every line.
+    public var processFilter: ProcessFilter?
 
     public init() {}
 }
@@ -61,6 +63,9 @@ public final class Analyzer: SessionFeed {
     private let timelineSessions: SessionSelection?
     /// Called with how each line was read (`lctrace lines`); inputs are then read one after another, in one piece.
     public var lineObserver: ((LineReading) -> Void)?
+    /// Called, in input order, with each input found in a folder that could not be read (`RunInput`), after what
+    /// was read of it is reported; the run goes on. When nil, such a failure ends the run as any other does.
+    public var inputFailed: ((InputFailure) -> Void)?
 
     /// Throws when a forced pattern does not compile.
     public convenience init(options: AnalysisOptions, sink: any ReportSink) throws(PCRE2CompileError) {
@@ -85,6 +90,13 @@ public final class Analyzer: SessionFeed {
 
     /// Analyses one input to its end (with `follow`, until SIGINT or SIGTERM; the file need not exist yet).
     public func analyze(_ source: InputSource) throws {
+        try analyze(source, endingInputOnFailure: false)
+    }
+
+    /// `endingInputOnFailure`: when reading fails part way, the input ends where it failed (its sessions closed, its
+    /// summary handed to the sink, as if the file ended there) before the failure is thrown, so that the run can go on
+    /// with the next input (an input found in a folder: `RunInput`).
+    func analyze(_ source: InputSource, endingInputOnFailure: Bool) throws {
         if options.follow, let path = source.path {
             sink.beginInput(source.name)
             let file = FollowedFile(path: path, name: source.name, notice: notice)
@@ -93,46 +105,74 @@ public final class Analyzer: SessionFeed {
         }
         let fd = try source.openDescriptor()
         defer { if fd != 0 { FileDescriptorIO.close(fd) } }
-        try analyze(fileDescriptor: fd, name: source.name)
+        try analyze(fileDescriptor: fd, name: source.name, endingInputOnFailure: endingInputOnFailure)
     }
 
     /// Analyses an already open descriptor (a file, a pipe, standard input).
     public func analyze(fileDescriptor fd: Int32, name: String) throws {
+        try analyze(fileDescriptor: fd, name: name, endingInputOnFailure: false)
+    }
+
+    private func analyze(fileDescriptor fd: Int32, name: String, endingInputOnFailure: Bool) throws {
         sink.beginInput(name)
-        let input = try analyzeSection(fileDescriptor: fd, name: name, section: InputSection(), knowledge: InputKnowledge())
-        endInput(input)
+        do {
+            endInput(try analyzeSection(fileDescriptor: fd, name: name, section: InputSection(), knowledge: InputKnowledge(),
+                                        endingOnFailure: endingInputOnFailure))
+        } catch let ended as InputEndedEarly {
+            endInput(ended.input, failed: true)
+            throw ended.error
+        }
     }
 
     /// Analyses the lines of `section` (the whole input by default) without opening or closing the input in the sink.
     /// With `follow`, the descriptor is followed (it is watched for truncation; there is no path to watch).
+    /// `endingOnFailure`: a failure part way closes the sessions read so far and is thrown as `InputEndedEarly`.
     func analyzeSection(fileDescriptor fd: Int32, name: String, section: InputSection,
-                        knowledge: InputKnowledge) throws -> InputSummary {
+                        knowledge: InputKnowledge, endingOnFailure: Bool = false) throws -> InputSummary {
         let input: LineInput = options.follow && section.bytes == nil
             ? .followed(FollowedFile(fileDescriptor: fd, name: name, notice: notice))
             : .descriptor(fd, range: section.bytes)
-        return try analyzeLines(of: input, name: name, firstLine: section.firstLine, knowledge: knowledge)
+        return try analyzeLines(of: input, name: name, firstLine: section.firstLine, knowledge: knowledge, endingOnFailure: endingOnFailure)
     }
 
-    private func analyzeLines(of input: LineInput, name: String, firstLine: Int, knowledge: InputKnowledge) throws -> InputSummary {
+    private func analyzeLines(of input: LineInput, name: String, firstLine: Int, knowledge: InputKnowledge,
+                              endingOnFailure: Bool = false) throws -> InputSummary {
         let sessions = InputSessions(analyzer: self, name: name, names: messageParser.names, knowledge: knowledge)
         var forcedFormat: String?
         if case .fixed(let format) = options.lineFormat { forcedFormat = format.name }
         let events = EventReader(name: name, recognizer: headerRecognizer, messageParser: messageParser, forcedFormat: forcedFormat,
-                                 firstLine: firstLine, observer: lineObserver, receiver: sessions)
-        try events.read(input, maxLineBytes: options.maxLineBytes, progress: progress)
+                                 firstLine: firstLine, observer: lineObserver, receiver: sessions, processFilter: options.processFilter)
+        func summary() -> InputSummary {
+            var summary = events.summary
+            summary.timeStepsBack = sessions.timeStepsBack
+            summary.firstTimeStepBack = sessions.firstTimeStepBack
+            return summary
+        }
+        do {
+            try events.read(input, maxLineBytes: options.maxLineBytes, progress: progress)
+        } catch let error where endingOnFailure {
+            // What was read before the failure is the input: its sessions end where it stopped.
+            sessions.finish()
+            throw InputEndedEarly(input: summary(), error: error)
+        }
         sessions.finish()
-        var summary = events.summary
-        summary.timeStepsBack = sessions.timeStepsBack
-        summary.firstTimeStepBack = sessions.firstTimeStepBack
-        return summary
+        return summary()
     }
 
-    func endInput(_ input: InputSummary) {
-        if input.events == 0, let severity = options.rules.severity(of: .noLifecycleEvents) {
-            let read = LineDisposition.allCases.map { "\(input.lines($0)) \($0.rawValue)" }.joined(separator: ", ")
+    /// Ends an input in the sink, with its findings about the whole input. `failed`: reading it failed part way (the
+    /// failure is reported on its own), so its lack of events is no finding.
+    func endInput(_ input: InputSummary, failed: Bool = false) {
+        if input.events == 0, !failed, let severity = options.rules.severity(of: .noLifecycleEvents) {
+            let read = LineDisposition.allCases.filter { $0 != .crash || input.lines($0) > 0 }
+                .map { "\(input.lines($0)) \($0.rawValue)" }.joined(separator: ", ")
+            let otherProcesses = input.skipped[.otherProcess].map { ", \($0) of them of processes --process/--pid leave out" } ?? ""
             finding(Finding(rule: .noLifecycleEvents, severity: severity, input: input.name, line: 1, session: 0, controller: nil,
-                            message: "no lifecycle event was read from \(input.name) (\(input.lines) lines: \(read), \(input.skippedLines) blank or skipped); `lctrace lines \(input.name)` shows how each line was read",
+                            message: "no lifecycle event was read from \(input.name) (\(input.lines) lines: \(read), \(input.skippedLines) blank or skipped\(otherProcesses)); `lctrace lines \(input.name)` shows how each line was read",
                             expected: "view controller, app or scene callbacks", actual: "none"))
+        }
+        if let severity = options.rules.severity(of: .unreadLifecycleLines), let wording = UnreadLifecycleLines.wording(input) {
+            finding(Finding(rule: .unreadLifecycleLines, severity: severity, input: input.name, line: input.unread.first?.line ?? 1,
+                            session: 0, controller: nil, message: wording.message, expected: wording.expected, actual: wording.actual))
         }
         summary.inputs.append(input)
         sink.endInput(input)

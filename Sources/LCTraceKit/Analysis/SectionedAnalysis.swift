@@ -242,6 +242,8 @@ extension InputSummary {
         noticeLines += part.noticeLines
         otherLines += part.otherLines
         unreadLines += part.unreadLines
+        crashLines += part.crashLines
+        redactedLines += part.redactedLines
         unread += part.unread.prefix(InputSummary.unreadLinesKept - unread.count)
         // Sections come in order: the input's format is the first one any section recognised.
         if format == LineFormat.bare.name { format = part.format }

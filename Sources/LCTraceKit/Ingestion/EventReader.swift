@@ -26,6 +26,8 @@ final class EventReader {
     private(set) var summary: InputSummary
     private var lineNumber: Int
     private var timestamps = TimestampReader()
+    /// How a forced format's `time` group is written (`--time-format`); nil reads times by their shape (`timestamps`).
+    private let timeFormat: TimeFormat?
     /// The process and thread ids of the last event, and the bytes they were read from.
     private var ids = IDReader()
     /// The line observer, and what it is told of the line being read.
@@ -46,12 +48,18 @@ final class EventReader {
     /// After this many such lines in a row the input is given up: the pattern costs milliseconds a line, and the
     /// run would take hours while reading nothing.
     static let regexLimitBudget = 1000
+    /// `--process`/`--pid`: the records of other processes are skipped (`SkipReason.otherProcess`); a record whose
+    /// header names no process takes the verdict of the last one that did (true before the first).
+    private let processFilter: ProcessFilter?
+    private var keptLastProcess = true
 
     /// `forcedFormat`: the format's name when the choice is forced (`--line-format`, `--pattern`).
     init(name: String, recognizer: LineHeaderRecognizer, messageParser: MessageParser, forcedFormat: String?, firstLine: Int,
-         observer: ((LineReading) -> Void)?, receiver: any EventReceiver) {
+         observer: ((LineReading) -> Void)?, receiver: any EventReceiver, processFilter: ProcessFilter? = nil) {
         self.name = name
+        self.processFilter = processFilter
         self.recognizer = recognizer
+        self.timeFormat = recognizer.timeFormat
         self.messageParser = messageParser
         self.forcedFormat = forcedFormat
         self.readsJSON = forcedFormat == nil
@@ -60,12 +68,15 @@ final class EventReader {
         self.receiver = receiver
         self.summary = InputSummary(name: name, format: forcedFormat ?? LineFormat.bare.name)
         recognizer.reset()
+        messageParser.startInput()
     }
 
     /// Reads every line of the input (a section of a file, or a followed file, as `input` says), then ends it: the
     /// summary is complete. `progress` is called with the bytes read since it was last called.
     func read(_ input: LineInput, maxLineBytes: Int, progress: (@Sendable (Int) -> Void)?) throws {
         let reader = LineReader(input, maxLineBytes: maxLineBytes)
+        // Also when reading fails part way: the summary counts what was read.
+        defer { summary.bytes = reader.bytesRead }
         if let progress {
             var reported = 0
             reader.onRead = { total in
@@ -78,7 +89,6 @@ final class EventReader {
         jsonIsOpen = false
         replay(unfinished)
         if forcedFormat == nil, let firstFormat { summary.format = firstFormat }
-        summary.bytes = reader.bytesRead
     }
 
     private func take(_ line: UnsafeRawBufferPointer, truncated: Bool) throws(InputError) {
@@ -120,7 +130,7 @@ final class EventReader {
                 bytes.withUnsafeBytes { bytes in
                     if index == 0 {
                         process(bytes, truncated: truncated) { reader, bytes in reader.read(bytes, header: header, format: style) }
-                    } else if (try? readMessage(bytes, header: header, start: 1, format: style)) == true {
+                    } else if keepsProcess(header, in: bytes), (try? readMessage(bytes, header: header, start: 1, format: style)) == true {
                         summary.gluedRecords += 1
                     }
                 }
@@ -181,10 +191,15 @@ final class EventReader {
             return
         }
         do {
-            guard try readRecord(line, from: 0) else {
+            guard let header = try readHeader(line, from: 0) else {
                 countSkipped(.unrecognized)
                 return
             }
+            guard keepsProcess(header, in: line) else {
+                countOtherProcess(header, line, format: nil)
+                return
+            }
+            _ = try readMessage(line, header: header, start: 0, format: nil)
             summary.parsedLines += 1
         } catch {
             countRegexLimit()
@@ -193,6 +208,10 @@ final class EventReader {
 
     /// Reads a JSON entry, made into a line whose header was read from the entry's fields.
     private func read(_ line: UnsafeRawBufferPointer, header: LineHeader, format: LogJSONStyle) {
+        guard keepsProcess(header, in: line) else {
+            countOtherProcess(header, line, format: format)
+            return
+        }
         do {
             _ = try readMessage(line, header: header, start: 0, format: format)
             summary.parsedLines += 1
@@ -201,11 +220,36 @@ final class EventReader {
         }
     }
 
-    /// Reads the record starting at `start`; returns false when it is not in the input's format.
+    /// Reads the record starting at `start` (a record glued after the line's first); returns false when it is not in
+    /// the input's format, or is of a process `--process`/`--pid` leave out.
     private func readRecord(_ line: UnsafeRawBufferPointer, from start: Int) throws -> Bool {
-        guard let header = try recognizer.parse(line, from: start) else { return false }
-        if firstFormat == nil, recognizer.lastLineHadHeader { firstFormat = recognizer.lastFormat.name }
+        guard let header = try readHeader(line, from: start), keepsProcess(header, in: line) else { return false }
         return try readMessage(line, header: header, start: start, format: nil)
+    }
+
+    /// The header of the record starting at `start`; nil when it is not in the input's format.
+    @inline(__always)
+    private func readHeader(_ line: UnsafeRawBufferPointer, from start: Int) throws -> LineHeader? {
+        guard let header = try recognizer.parse(line, from: start) else { return nil }
+        if firstFormat == nil, recognizer.lastLineHadHeader { firstFormat = recognizer.lastFormat.name }
+        return header
+    }
+
+    /// Counts a line `--process`/`--pid` leave out, and tells the line observer whose it is.
+    private func countOtherProcess(_ header: LineHeader, _ line: UnsafeRawBufferPointer, format: LogJSONStyle?) {
+        countSkipped(.otherProcess)
+        guard observer != nil else { return }
+        observed.format = format?.rawValue ?? (recognizer.lastLineHadHeader ? recognizer.lastFormat.name : nil)
+        observed.process = header.process.map { String(decoding: line[$0], as: UTF8.self) }
+        observed.pid = header.pid.map { String(decoding: line[$0], as: UTF8.self) }
+    }
+
+    /// Whether `--process`/`--pid` keep the record (always, without them).
+    @inline(__always)
+    private func keepsProcess(_ header: LineHeader, in line: UnsafeRawBufferPointer) -> Bool {
+        guard let processFilter else { return true }
+        if let verdict = processFilter.keeps(header, in: line) { keptLastProcess = verdict }
+        return keptLastProcess
     }
 
     /// Reads the message of a record whose header was read (`format`: from a JSON entry rather than a text line).
@@ -225,6 +269,9 @@ final class EventReader {
             return true
         case .unread(let reason):
             if start == 0 { noteUnread(line, reason: reason) }
+            return true
+        case .crash:
+            if start == 0 { summary.crashLines += 1 }
             return true
         }
         // A second record glued to this one (a lost newline): cut this message where the recognised text ends.
@@ -258,9 +305,13 @@ final class EventReader {
         if let range = header.time {
             let bytes = UnsafeRawBufferPointer(rebasing: line[range])
             time = TimeText(bytes)
-            var timestamps = self.timestamps
-            micros = timestamps.microseconds(bytes)
-            self.timestamps = timestamps
+            if let timeFormat {
+                micros = timeFormat.microseconds(bytes)
+            } else {
+                var timestamps = self.timestamps
+                micros = timestamps.microseconds(bytes)
+                self.timestamps = timestamps
+            }
             if micros == nil { summary.unreadTimes += 1 }
         }
         let event = Event(line: lineNumber, micros: micros, time: time, pid: pid,
@@ -290,13 +341,15 @@ final class EventReader {
             observed.address = messageParser.names.instanceText(message)
             observed.callback = message.callback
             observed.spelled = messageParser.names.spelled(message)
-        case .other(let reason): observed.reason = reason.rawValue
+        case .other(let reason): observed.reason = messageParser.reasonText(reason)
         case .unread(let reason): observed.reason = reason.rawValue
+        case .crash(let crash): observed.reason = crash.description(line)
         }
     }
 
     private func noteUnread(_ line: UnsafeRawBufferPointer, reason: UnreadReason) {
         summary.unreadLines += 1
+        if reason == .redacted { summary.redactedLines += 1 }
         guard summary.unread.count < InputSummary.unreadLinesKept else { return }
         var text = String(decoding: line, as: UTF8.self)
         if text.count > 200 { text = String(text.prefix(200)) + "…" }

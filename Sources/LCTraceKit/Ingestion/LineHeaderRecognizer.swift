@@ -24,6 +24,8 @@ public final class LineHeaderRecognizer {
     /// `nslog-classic`'s parser: a line it reads as the hint may be `log-compact`, which comes before it in detection
     /// order (`LineFormat.classicProcessMayBeCompact`); such a line is read in order instead.
     private let classicIndex: Int?
+    /// The forced format's `timeFormat`.
+    private let fixedTimeFormat: TimeFormat?
 
     public convenience init(_ choice: LineFormatChoice, limits: PCRE2Limits = PCRE2Limits(), fastPath: Bool = true) throws(PCRE2CompileError) {
         try self.init(choice, limits: limits, matchers: MatcherChoice(fastPath: fastPath))
@@ -41,11 +43,13 @@ public final class LineHeaderRecognizer {
             fallsBackToBare = true
             skipsIndent = true
             classicIndex = parsers.firstIndex { $0.format.name == LineFormat.nslogClassic.name }
+            fixedTimeFormat = nil
         case .fixed(let format):
             parsers = [try LineHeaderParser(format: format, limits: limits, matchers: matchers)]
             fallsBackToBare = false
             skipsIndent = format.isAnchoredBuiltIn
             classicIndex = nil
+            fixedTimeFormat = format.timeFormat
         }
     }
 
@@ -62,9 +66,36 @@ public final class LineHeaderRecognizer {
     }
 
     /// The header of `line` read from byte `start`; nil when a forced format does not fit it.
+    ///
+    /// Colour escape sequences where the line starts (`ColourEscapes`), after its indent, are skipped for every
+    /// format alike, and when there were some, those that end the line are left out of it too: the header and the
+    /// message are read from the text between them.
     @inline(__always)
     public func parse(_ line: UnsafeRawBufferPointer, from start: Int = 0) throws(PCRE2MatchError) -> LineHeader? {
         let from = skipsIndent ? LineBytes.skipSpaces(line, from: start) : start
+        if from < line.count, line[from] == ColourEscapes.escape {
+            let textStart = ColourEscapes.skip(line, from: from)
+            if textStart > from { return try parseColoured(line, textStart: textStart) }
+        }
+        return try parseText(line, from: from, messageStart: start)
+    }
+
+    /// How `timeFormat` reads the `time` group, for a forced format that says (`--time-format`); nil reads it by its
+    /// shape.
+    public var timeFormat: TimeFormat? { fixedTimeFormat }
+
+    /// The header of the text of a coloured line, from `textStart` (past its opening colour sequences) to where its
+    /// closing ones start, with every range counted in `line`.
+    private func parseColoured(_ line: UnsafeRawBufferPointer, textStart: Int) throws(PCRE2MatchError) -> LineHeader? {
+        let textEnd = ColourEscapes.trailingStart(line, from: textStart, to: line.count)
+        let text = UnsafeRawBufferPointer(rebasing: line[textStart..<textEnd])
+        let from = skipsIndent ? LineBytes.skipSpaces(text, from: 0) : 0
+        return try parseText(text, from: from, messageStart: 0)?.shifted(by: textStart)
+    }
+
+    /// The header of `line` read from `from` (past the indent when it is skipped); a bare message from `messageStart`.
+    @inline(__always)
+    private func parseText(_ line: UnsafeRawBufferPointer, from: Int, messageStart start: Int) throws(PCRE2MatchError) -> LineHeader? {
         var failed: Int?
         if let hint {
             if let header = try parsers[hint].parse(line, from: from) {
@@ -79,10 +110,13 @@ public final class LineHeaderRecognizer {
         return try parseInOrder(line, from: from, messageStart: start, skipping: failed)
     }
 
-    /// Tries every format in detection order but `skipping`, the hint already found not to fit.
+    /// Tries every format in detection order but `skipping`, the hint already found not to fit, and those whose
+    /// header cannot start with the line's first byte (`LineHeaderParser.startBytes`, as PCRE2 works it out).
     private func parseInOrder(_ line: UnsafeRawBufferPointer, from start: Int, messageStart: Int,
                               skipping: Int?) throws(PCRE2MatchError) -> LineHeader? {
+        let first = start < line.count ? line[start] : nil
         for index in parsers.indices where index != skipping {
+            if let first, !parsers[index].startBytes.contains(first) { continue }
             guard let header = try parsers[index].parse(line, from: start) else { continue }
             hint = parsers[index].format.isPartial ? nil : index
             lastParser = index
@@ -98,5 +132,14 @@ public final class LineHeaderRecognizer {
     public func headerStarts(in line: UnsafeRawBufferPointer, at start: Int) -> Bool {
         guard let lastParser else { return false }
         return parsers[lastParser].headerStarts(in: line, at: start)
+    }
+}
+
+extension LineHeader {
+    /// The same header in a line where its text starts `offset` bytes later.
+    func shifted(by offset: Int) -> LineHeader {
+        func shift(_ range: Range<Int>) -> Range<Int> { (range.lowerBound + offset)..<(range.upperBound + offset) }
+        return LineHeader(time: time.map(shift), process: process.map(shift), pid: pid.map(shift), tid: tid.map(shift),
+                          message: shift(message))
     }
 }

@@ -21,6 +21,8 @@ enum MessageReading {
     case other(OtherReason)
     /// Names a lifecycle callback, but no controller could be read around it.
     case unread(UnreadReason)
+    /// A line of a crash report or a backtrace (`CrashShape`): never an event.
+    case crash(CrashLine)
 }
 
 /// Recognises the message forms of lifecycle logging (issue: "Message forms") and normalises their names:
@@ -53,6 +55,13 @@ public final class MessageParser {
     private let forms: ChosenMatcher<HandMessageFormMatcher, PCRE2MessageFormMatcher>
     /// Reads the messages the anchored forms do not: a callback named anywhere, the controller around it.
     private let looseReader: LooseMessageReader
+    /// Finds the lines of crash reports and backtraces.
+    private let crashLines: CrashLineReader
+    /// Finds os_log's redaction where a class or callback would be.
+    private let redaction: RedactionReader
+    /// Tells a logger's lines from inside one call from the start of the next (`InvocationTracker`): the one thing
+    /// read from a message that depends on the lines before it. Reset for each input (`startInput`) and at `main()`.
+    private var invocations = InvocationTracker()
     /// The names of the messages read: the run's (each thread's parser has its own).
     let names: NameTable
     /// The class name given to controller callbacks logged with no class at all.
@@ -87,6 +96,8 @@ public final class MessageParser {
     init(limits: PCRE2Limits, matchers: MatcherChoice, names: NameTable) {
         forms = matchers.messageFormMatcher(limits: limits)
         looseReader = LooseMessageReader(limits: limits)
+        crashLines = CrashLineReader(limits: limits)
+        redaction = RedactionReader(limits: limits)
         remembersMessages = matchers.remembersMessages
         self.names = names
         // A fresh table has room.
@@ -108,18 +119,28 @@ public final class MessageParser {
         return names.lifecycleMessage(message, end: end)
     }
 
+    /// Starts reading an input: no call of a logger's function is open (`InvocationTracker`).
+    func startInput() {
+        invocations.reset()
+    }
+
     /// What the message in `line[range]` is: what the per-line path uses.
     func read(_ line: UnsafeRawBufferPointer, message range: Range<Int>) throws(PCRE2MatchError) -> MessageReading {
-        // What a message is recognised as depends on its bytes alone (no form looks outside them).
+        // What a message is recognised as depends on its bytes alone (no form looks outside them), except whether a
+        // logger's line is inside a call an earlier line began: such messages are never remembered.
         let text = UnsafeRawBufferPointer(rebasing: line[range])
-        guard remembersMessages else { return try recognise(line, message: range) }
+        guard remembersMessages else {
+            let (reading, source) = try recognise(line, message: range)
+            return source.map { inCall(reading, logged: $0, in: line) } ?? reading
+        }
         let hash = ByteHash.of(text)
         if let known = recognisedMessages.value(for: text, hash: hash) {
             return .message(CallbackMessage(callback: known.callback, className: known.className, spelling: known.spelling),
                             end: range.lowerBound + Int(known.end))
         }
         if let reason = otherMessages.value(for: text, hash: hash) { return .other(reason) }
-        let reading = try recognise(line, message: range)
+        let (reading, source) = try recognise(line, message: range)
+        if let source { return inCall(reading, logged: source, in: line) }
         if case .other(let reason) = reading {
             otherMessages.store(reason, for: text, hash: hash)
             return reading
@@ -135,29 +156,56 @@ public final class MessageParser {
         return reading
     }
 
-    /// Recognises the message's form and names: the anchored forms first, then a callback named anywhere in it.
-    private func recognise(_ line: UnsafeRawBufferPointer, message range: Range<Int>) throws(PCRE2MatchError) -> MessageReading {
+    /// A logger's line of a callback (`reading`, a message, logged at `source`): the message when it begins a call,
+    /// other logging when it was logged from inside the call an earlier line began (`InvocationTracker`).
+    private func inCall(_ reading: MessageReading, logged source: SourcePosition, in line: UnsafeRawBufferPointer) -> MessageReading {
+        guard case .message(let message, _) = reading, let spelling = message.spelling,
+              let number = Int(decoding: line[source.line]) else { return reading }
+        let file = String(decoding: line[source.file], as: UTF8.self)
+        return invocations.isInsideCall(file: file, line: number, function: spelling) ? .other(.insideCall) : reading
+    }
+
+    /// The reason `lctrace lines` gives for other logging: for a line logged from inside a call, which call.
+    func reasonText(_ reason: OtherReason) -> String {
+        guard reason == .insideCall, let call = invocations.lastInsideCall else { return reason.rawValue }
+        return "logged from inside \(names[call.function]) (line \(call.firstLine) of \(call.file)), not a new call"
+    }
+
+    /// Recognises the message's form and names: the anchored forms first, then a callback named anywhere in it. The
+    /// source position is a logger's, when it printed one with the callback's name (the function it was logged from).
+    private func recognise(_ line: UnsafeRawBufferPointer, message range: Range<Int>) throws(PCRE2MatchError)
+        -> (MessageReading, source: SourcePosition?) {
         let trimmed = LineBytes.trimmed(line, range)
         if let marker = MessageParser.marker(line[trimmed]) {
-            return .message(CallbackMessage(callback: marker), end: trimmed.upperBound)
+            // A new launch: no call is open.
+            if marker == .main { invocations.reset() }
+            return (.message(CallbackMessage(callback: marker), end: trimmed.upperBound), nil)
         }
         if LineBytes.has(line[trimmed], prefix: MessageParser.unbalancedNotice) {
-            return unbalancedAppearanceNotice(line, from: trimmed.lowerBound + MessageParser.unbalancedNotice.utf8CodeUnitCount,
-                                              to: trimmed.upperBound) ?? .other(.noCallback)
+            return (unbalancedAppearanceNotice(line, from: trimmed.lowerBound + MessageParser.unbalancedNotice.utf8CodeUnitCount,
+                                               to: trimmed.upperBound) ?? .other(.noCallback), nil)
         }
-        guard trimmed.count >= 3 else { return .other(.noCallback) }
-        if let notice = otherNotice(line, trimmed) { return notice }
+        guard trimmed.count >= 3 else { return (.other(.noCallback), nil) }
+        // UIKit's notices name their controller as `<Class: 0x…>`, and os_log's redaction is `<…>` too: most lines of
+        // ordinary logging have no `<` and are done with here.
+        if LineBytes.contains(UInt8(ascii: "<"), in: line[trimmed]) {
+            if let notice = otherNotice(line, trimmed) { return (notice, nil) }
+            if try redaction.hidesAName(line, message: trimmed) { return (.unread(.redacted), nil) }
+        }
         if let form = try forms.firstMatch(line, in: range) {
-            if form.isClassMethod { return .other(.classMethod) }
+            if form.isClassMethod { return (.other(.classMethod), nil) }
             let reading = recognised(line, classRange: form.className, address: form.address, selectorRange: form.selector, end: form.end)
-            if case .other(.noCallback) = reading {} else { return reading }
+            if case .other(.noCallback) = reading {} else { return (reading, nil) }
         }
+        // No anchored form reads a line of a crash report as a callback: they are looked for only now.
+        if let crash = try crashLines.read(line, message: trimmed) { return (.crash(crash), nil) }
         switch try looseReader.read(line, message: trimmed) {
         case .callback(let reading):
-            return recognised(line, classRange: reading.className, address: reading.address, selectorRange: reading.selector,
-                              end: trimmed.upperBound)
-        case .other(let reason): return .other(reason)
-        case .unread(let reason): return .unread(reason)
+            return (recognised(line, classRange: reading.className, address: reading.address, selectorRange: reading.selector,
+                               end: trimmed.upperBound),
+                    reading.source.map { SourcePosition(file: $0.file, line: $0.line) })
+        case .other(let reason): return (.other(reason), nil)
+        case .unread(let reason): return (.unread(reason), nil)
         }
     }
 
@@ -212,11 +260,9 @@ public final class MessageParser {
 
     /// UIKit's other notices about a controller: an appearance method called directly (the controller is named after
     /// "View controller: " at the end), and a presentation refused because the presenter's view is not in a window
-    /// (the controller is the one to be presented). Nil when the message is neither.
+    /// (the controller is the one to be presented). Nil when the message is neither. Only called for a message with a `<`.
     private func otherNotice(_ line: UnsafeRawBufferPointer, _ range: Range<Int>) -> MessageReading? {
         let text = line[range]
-        // Both name a controller as `<Class: 0x…>`: most lines of ordinary logging have no `<` and are done with here.
-        guard LineBytes.contains(UInt8(ascii: "<"), in: text) else { return nil }
         if let object = LineBytes.find(MessageParser.calledDirectlyObject, in: text, last: true),
            LineBytes.find(MessageParser.calledDirectlyNotice, in: text) != nil {
             return notice(.appearanceCalledDirectlyNotice, line, objectAt: object + MessageParser.calledDirectlyObject.utf8CodeUnitCount,
@@ -244,6 +290,7 @@ public final class MessageParser {
         let nameStart = index
         while index < end, line[index] != UInt8(ascii: ":"), line[index] != UInt8(ascii: ">"), !LineBytes.isSpace(line[index]) { index += 1 }
         guard index > nameStart else { return nil }
+        if nameStart > start, MessageParser.isRedactionMarkerName(line[nameStart..<index]) { return .unread(.redacted) }
         guard let className = names.className(logged: UnsafeRawBufferPointer(rebasing: line[nameStart..<index])) else {
             return .unread(.tooManyNames)
         }
@@ -262,10 +309,69 @@ public final class MessageParser {
         return .message(CallbackMessage(callback: callback, className: className, spelling: spelling, instance: instance), end: end)
     }
 
+    private static let privateName: StaticString = "private"
+    private static let maskName: StaticString = "mask.hash"
+
+    /// Whether a name read inside `<…>` is os_log's redaction (`<private>`, `<mask.hash: '…'>`) rather than a class.
+    static func isRedactionMarkerName(_ bytes: UnsafeRawBufferPointer.SubSequence) -> Bool {
+        (bytes.count == privateName.utf8CodeUnitCount && LineBytes.has(bytes, prefix: privateName))
+            || (bytes.count == maskName.utf8CodeUnitCount && LineBytes.has(bytes, prefix: maskName))
+    }
+
     @inline(__always)
     private static func marker(_ bytes: UnsafeRawBufferPointer.SubSequence) -> Callback? {
         if isMainMarker(bytes) { return .main }
         if LineBytes.has(bytes, prefix: memoryWarningMarker) { return .receivedMemoryWarning }
         return nil
+    }
+}
+
+/// Where a logger said a line was logged: the source file as printed, and the line number's digits.
+struct SourcePosition {
+    var file: Range<Int>
+    var line: Range<Int>
+}
+
+/// Tells a logger's lines logged from inside one call from the start of the next, for loggers that print the function
+/// they were called from, with its source file and line, on every line (`[ViewController.swift:34] viewDidLoad() >
+/// loading feed`): each such line names the callback, and only the first of a call is the call.
+///
+/// The rule: a line in this form that names a callback starts a new call of it, unless the last such line of the same
+/// source file named the same function at a lower source line; it is then logged from inside that call. A call that
+/// logs again from its first line (the same line, or an earlier one) is a new call: a callback called twice in a row
+/// logs its lines again from the top. Lines of other files may come between (a child controller loaded from inside a
+/// parent's `viewDidLoad`), and lines of the same file that name no callback (a helper it calls) do not count.
+struct InvocationTracker {
+    /// The call a file's last line in this form was logged from.
+    struct Call {
+        var function: Spelling
+        var file: String
+        var firstLine: Int
+        var lastLine: Int
+    }
+
+    /// By source file as logged.
+    private var calls: [String: Call] = [:]
+    /// The call the last line found inside one was logged from (what `lctrace lines` says of it).
+    private(set) var lastInsideCall: Call?
+    /// A bound on the files remembered: past it, they are forgotten (their next lines start new calls).
+    static let filesKept = 4096
+
+    /// Whether the line logged at `line` of `file` from `function` is inside the call the file's last such line was in.
+    mutating func isInsideCall(file: String, line: Int, function: Spelling) -> Bool {
+        if var call = calls[file], call.function == function, line > call.lastLine {
+            call.lastLine = line
+            calls[file] = call
+            lastInsideCall = call
+            return true
+        }
+        if calls.count >= InvocationTracker.filesKept, calls[file] == nil { calls.removeAll(keepingCapacity: true) }
+        calls[file] = Call(function: function, file: file, firstLine: line, lastLine: line)
+        return false
+    }
+
+    mutating func reset() {
+        if !calls.isEmpty { calls.removeAll() }
+        lastInsideCall = nil
     }
 }

@@ -2,7 +2,9 @@
 ///
 /// Accepted shapes: `2016-03-17 16:02:37.277` (any number of fraction digits, optional), the same followed by a
 /// zone `+0100`/`-05:00`/`Z`, ISO `T` separators, a time of day alone (`09:14:03.118204+0100`), and syslog's
-/// `Mar 17 16:34:24` (no year: year 2000 is assumed, which keeps offsets within one log right). Times without a zone are taken as they are written.
+/// `Mar 17 16:34:24` and `Feb  9 09:14:03.118204` (no year: year 2000 is assumed, which keeps offsets within one log
+/// right). The date may be written with slashes (`2024/02/09`), and the fraction after a `.`, a `,` or a `:`
+/// (CocoaLumberjack's `2024/02/09 09:14:03:118`). Times without a zone are taken as they are written.
 public enum Timestamp {
     public static func microseconds(_ text: UnsafeRawBufferPointer) -> Int64? {
         var scanner = ByteScanner(text)
@@ -28,9 +30,11 @@ public enum Timestamp {
         return applyZone(&s, to: micros)
     }
 
-    /// `YYYY-MM-DD` and its separator (` ` or `T`) → days since 1970-01-01.
+    /// `YYYY-MM-DD` or `YYYY/MM/DD` and its separator (` ` or `T`) → days since 1970-01-01.
     fileprivate static func parseDay(_ s: inout ByteScanner) -> Int64? {
-        guard let year = s.digits(exactly: 4), s.skip(0x2D), let month = s.digits(exactly: 2), s.skip(0x2D),
+        guard let year = s.digits(exactly: 4), let separator = s.peek, separator == 0x2D || separator == 0x2F else { return nil }
+        s.advance()
+        guard let month = s.digits(exactly: 2), s.skip(separator),
               let day = s.digits(exactly: 2), s.skip(0x20) || s.skip(0x54), isDate(year: year, month: month, day: day)
         else { return nil }
         return daysFromCivil(year: year, month: month, day: day)
@@ -69,11 +73,11 @@ public enum Timestamp {
         return daysFromCivil(year: 2000, month: month + 1, day: day) * 86_400_000_000 + clock
     }
 
-    /// `HH:MM:SS[.fraction]` → microseconds since midnight.
+    /// `HH:MM:SS[.fraction]` (or `,fraction`, `:fraction`) → microseconds since midnight.
     fileprivate static func parseClock(_ s: inout ByteScanner) -> Int64? {
         guard let seconds = s.clockSeconds() else { return nil }
         var micros = Int64(seconds) * 1_000_000
-        if s.skip(0x2E) || s.skip(0x2C) {
+        if s.skip(0x2E) || s.skip(0x2C) || s.skip(0x3A) {
             // Digits past the sixth (below a microsecond) are read over and dropped.
             var fraction: Int64 = 0
             var places = 0
@@ -108,7 +112,7 @@ public enum Timestamp {
 /// `Timestamp.microseconds` for the lines of one input, remembering the last date read: consecutive lines share
 /// their date, so only the time of day is read again.
 public struct TimestampReader {
-    /// The first ten bytes (`YYYY-MM-DD`) of the last numeric date, and its day number.
+    /// The first ten bytes (`YYYY-MM-DD`, `YYYY/MM/DD`) of the last numeric date, and its day number.
     private var lastDate: (UInt64, UInt16)?
     private var lastDays: Int64 = 0
 
@@ -116,7 +120,9 @@ public struct TimestampReader {
 
     public mutating func microseconds(_ text: UnsafeRawBufferPointer) -> Int64? {
         if text.count == 23, let micros = millisecondTime(text) { return micros }
-        guard text.count > 11, text[4] == 0x2D, text[7] == 0x2D else { return Timestamp.microseconds(text) }
+        guard text.count > 11, text[4] == 0x2D && text[7] == 0x2D || text[4] == 0x2F && text[7] == 0x2F else {
+            return Timestamp.microseconds(text)
+        }
         var scanner = ByteScanner(text)
         guard let days = day(of: text, scanner: &scanner), let clock = Timestamp.parseClock(&scanner) else { return nil }
         return Timestamp.applyZone(&scanner, to: clock + days * 86_400_000_000)

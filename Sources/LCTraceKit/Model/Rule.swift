@@ -45,6 +45,7 @@ public enum Rule: String, Sendable, CaseIterable, Codable {
     case clockWentBack = "clock-went-back"
     // Whole inputs
     case noLifecycleEvents = "no-lifecycle-events"
+    case unreadLifecycleLines = "unread-lifecycle-lines"
 
     public var entry: RuleCatalog.Entry { RuleCatalog.entry(for: self) }
     public var defaultSeverity: Severity { entry.severity }

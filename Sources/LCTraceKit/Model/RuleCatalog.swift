@@ -226,9 +226,16 @@ public enum RuleCatalog {
         Entry(
             rule: .noLifecycleEvents, severity: .warning,
             summary: "an input from which no lifecycle event was read",
-            explanation: "Fires once per input (at line 1) when none of its lines was read as a controller, app or scene callback, a navigation call or a marker: the wrong file, a log level that hides the app's messages, or a line shape lctrace does not read. The summary counts how every line was read, and `lctrace lines FILE` shows it line by line.",
+            explanation: "Fires once per input (at line 1) when none of its lines was read as a controller, app or scene callback, a navigation call or a marker: the wrong file, a log level that hides the app's messages, or a line shape lctrace does not read. The summary counts how every line was read, and `lctrace lines FILE` shows it line by line. `lctrace check` makes it an error, so that a CI job cannot pass on a log with nothing in it; `--allow-empty-input` leaves it a warning.",
             example: "NetworkClient: GET /api/v2/products?page=3 -> 200 (182 ms)\nImageCache: hit ratio 0.93 after 412 lookups",
             uikit: "An app that logs its controllers' callbacks prints several for every screen it shows; a log of a running app with none of them was not written by that logging.",
+            reference: "§10"),
+        Entry(
+            rule: .unreadLifecycleLines, severity: .warning,
+            summary: "many lines of an input name a lifecycle callback but could not be read as one",
+            explanation: "Fires once per input (at its first unread line) when at least 5 of its lines, and at least 10 % of the lines that name a callback (those read as lifecycle events and the unread ones), name a lifecycle callback with no controller lctrace can read around it: a logging wrapper or a message shape it does not know, so the timelines miss much of what was logged. The finding names the first of those lines; `lctrace lines --only unread FILE` shows them all and why each was not read. A few such lines in a long log (a sentence that mentions viewDidLoad) only count in the summary.",
+            example: "HomeViewController viewDidLoad()\nabout to run viewWillAppear\nfinished with viewDidAppear\nabout to run viewWillDisappear\nfinished with viewDidDisappear\nabout to run viewWillAppear",
+            uikit: "Each callback the app logs is a step of a controller's lifecycle; when many cannot be tied to a controller, the orderings the other rules check are incomplete, and a clean report means little.",
             reference: "§10"),
     ]
 }

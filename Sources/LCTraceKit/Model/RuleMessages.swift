@@ -112,6 +112,18 @@ extension RuleCatalog {
                 expected: "a time at or after \(previous)", actual: time)
     }
 
+    // MARK: Whole inputs
+
+    /// `unread` of the `namingCallbacks` lines of `input` that name a lifecycle callback could not be read; `firstLines`
+    /// are the numbers of the first of them.
+    static func unreadLifecycleLinesWording(input: String, unread: Int, namingCallbacks: Int, firstLines: [Int]) -> Wording {
+        let listed = firstLines.map(String.init).joined(separator: ", ") + (unread > firstLines.count ? ", …" : "")
+        return Wording(message: "\(unread) of the \(namingCallbacks) lines that name a lifecycle callback could not be read as one "
+                           + "(lines \(listed)): no controller was found around the callback; "
+                           + "`lctrace lines --only unread \(input)` shows them and why",
+                       expected: "a controller and its callback on each line", actual: "\(unread) lines unread")
+    }
+
     /// The post-mortem: the session ended mid-transition (`inFlight`) or in the foreground (`state`).
     static func sessionEndedWording(inFlight: Bool, state: String, lastEvents: String) -> Wording {
         let why = inFlight ? "in the middle of a transition" : "with the app \(state), before any didEnterBackground or willTerminate"

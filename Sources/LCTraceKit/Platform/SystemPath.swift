@@ -15,11 +15,29 @@ enum SystemPath {
         return originals
     }()
 
+    /// The paths found by listing a folder (`InputFolder`) whose names are not UTF-8, by the text Swift made of them.
+    private static let found = Lock<[String: [CChar]]>([:])
+
+    /// The text a path found by listing a folder is named by, the path's bytes kept for `bytes(_:)` when they are not
+    /// UTF-8; nil when another path of other bytes already reads as the same text (it could not be told apart).
+    static func text(ofFound path: [UInt8]) -> String? {
+        let text = String(decoding: path, as: UTF8.self)
+        guard !text.utf8.elementsEqual(path) else { return text }
+        let bytes = path.map { CChar(bitPattern: $0) } + [0]
+        return found.withLock { found in
+            if let earlier = found[text] { return earlier == bytes ? text : nil }
+            if let argument = arguments[text] { return argument == bytes ? text : nil }
+            found[text] = bytes
+            return text
+        }
+    }
+
     /// The bytes of `path`, nul-terminated: those of the command-line argument it came from, whole or the part after
-    /// a UTF-8 prefix (`--reporter json=PATH`, `--output=PATH`), or else its UTF-8.
+    /// a UTF-8 prefix (`--reporter json=PATH`, `--output=PATH`), or those of a path found in a folder, or else its UTF-8.
     static func bytes(_ path: String) -> [CChar] {
         guard path.unicodeScalars.contains("\u{FFFD}") else { return Array(path.utf8CString) }
         if let original = arguments[path] { return original }
+        if let original = found.withLock({ $0[path] }) { return original }
         for (text, original) in arguments where text.hasSuffix(path) {
             let prefix = Array(text.dropLast(path.count).utf8).map { CChar(bitPattern: $0) }
             if original.starts(with: prefix) { return Array(original.dropFirst(prefix.count)) }

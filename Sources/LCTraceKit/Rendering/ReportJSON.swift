@@ -140,6 +140,7 @@ enum ReportJSON {
             w.member("reason", unread.reason.rawValue)
         }
         w.member("truncatedLines", summary.truncatedLines)
+        w.member("redactedLines", summary.redactedLines)
         w.member("events", summary.events)
         w.member("sessions", summary.sessions)
         w.member("controllers", summary.controllers)
@@ -177,6 +178,7 @@ enum ReportJSON {
         w.member("parsedLines", input.parsedLines)
         w.member("skippedLines", input.skippedLines)
         w.member("truncatedLines", input.truncatedLines)
+        w.member("redactedLines", input.redactedLines)
         w.member("gluedRecords", input.gluedRecords)
         w.member("timeStepsBack", input.timeStepsBack)
         w.member("firstTimeStepBack", input.firstTimeStepBack)
@@ -186,7 +188,7 @@ enum ReportJSON {
         w.object { w in dispositionMembers(input.lines, { input.skipped[$0] ?? 0 }, into: &w) }
     }
 
-    /// Every line counted once: `lifecycle`, `notice`, `other`, `unread`, then the skipped ones by reason.
+    /// Every line counted once: `lifecycle`, `notice`, `other`, `unread`, `crash`, then the skipped ones by reason.
     static func dispositionMembers(_ read: (LineDisposition) -> Int, _ skipped: (SkipReason) -> Int, into w: inout JSONWriter) {
         for disposition in LineDisposition.allCases { w.key(text: disposition.rawValue); w.value(read(disposition)) }
         for reason in SkipReason.allCases { w.key(text: reason.rawValue); w.value(skipped(reason)) }

@@ -283,7 +283,11 @@ public final class TextRenderer: ReportSink {
         writeTiming(summary)
         writeUnread(summary)
         writeTimeStepsBack(summary)
-        let read = LineDisposition.allCases.map { "\(summary.lines($0)) \($0.rawValue)" }
+        // Crash-report lines are named only when there are some; redacted lines are among the unread ones.
+        let read = LineDisposition.allCases.filter { $0 != .crash || summary.lines(.crash) > 0 }.map { disposition in
+            "\(summary.lines(disposition)) \(disposition.rawValue)"
+                + (disposition == .unread && summary.redactedLines > 0 ? " (\(summary.redactedLines) redacted by os_log)" : "")
+        }
         let structure = summary.skipped(.jsonStructure)
         let skipped = summary.skippedLines - summary.skipped(.blank) - structure
         var parts = ["\(plural(summary.lines, "line")) (" + read.joined(separator: ", ") + ", \(summary.skipped(.blank)) blank"

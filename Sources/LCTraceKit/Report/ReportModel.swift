@@ -218,8 +218,11 @@ public enum LineDisposition: String, Sendable, CaseIterable, Codable {
     case notice
     /// Other app logging.
     case other
-    /// Names a lifecycle callback, but no controller could be read around it.
+    /// Names a lifecycle callback, but no controller could be read around it, or os_log redacted the name.
     case unread
+    /// A line of a crash report or a backtrace (a stack frame, a thread's heading, the uncaught exception): never a
+    /// call, whatever method it names.
+    case crash
 }
 
 /// A line that names a lifecycle callback but could not be read as one, kept for the report.
@@ -237,7 +240,7 @@ public struct LineReading: Sendable, Equatable {
     public var line: Int
     /// The line as logged (decoded lossily).
     public var text: String
-    /// A `LineDisposition` or a `SkipReason`: `lifecycle`, `notice`, `other`, `unread`, `blank`, `unrecognized`,
+    /// A `LineDisposition` or a `SkipReason`: `lifecycle`, `notice`, `other`, `unread`, `crash`, `blank`, `unrecognized`,
     /// `regex-limit`, `json-structure` or `other-process`.
     public var disposition: String
     /// The line format whose header the line has; nil when it has none (a bare message).
@@ -284,12 +287,15 @@ public struct InputSummary: Sendable, Equatable {
     public var format: String
     public var bytes: Int = 0
     public var lines: Int = 0
-    /// Lines read (lifecycle or not): the sum of the four dispositions.
+    /// Lines read (lifecycle or not): the sum of the dispositions.
     public var parsedLines: Int = 0
     public var lifecycleLines = 0
     public var noticeLines = 0
     public var otherLines = 0
     public var unreadLines = 0
+    public var crashLines = 0
+    /// Unread lines where os_log printed `<private>` (or a hash) in place of a class or callback (`UnreadReason.redacted`).
+    public var redactedLines = 0
     /// The first `unreadLinesKept` unread lines.
     public var unread: [UnreadLine] = []
     public var skipped: [SkipReason: Int] = [:]
@@ -314,6 +320,7 @@ public struct InputSummary: Sendable, Equatable {
         case .notice: return noticeLines
         case .other: return otherLines
         case .unread: return unreadLines
+        case .crash: return crashLines
         }
     }
 }
@@ -337,6 +344,7 @@ public struct RunSummary: Sendable, Equatable {
     public var parsedLines: Int { inputs.reduce(0) { $0 + $1.parsedLines } }
     public var skippedLines: Int { inputs.reduce(0) { $0 + $1.skippedLines } }
     public var truncatedLines: Int { inputs.reduce(0) { $0 + $1.truncatedLines } }
+    public var redactedLines: Int { inputs.reduce(0) { $0 + $1.redactedLines } }
     public var timeStepsBack: Int { inputs.reduce(0) { $0 + $1.timeStepsBack } }
     public var unreadTimes: Int { inputs.reduce(0) { $0 + $1.unreadTimes } }
     public var events: Int { inputs.reduce(0) { $0 + $1.events } }
