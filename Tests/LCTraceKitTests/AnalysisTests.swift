@@ -69,6 +69,11 @@ import Testing
         (.unbalancedAppearanceTransition, 4, .warning),
         (.appearanceMethodCalledDirectly, 7, .warning),
         (.presentNotInWindowHierarchy, 2, .warning),
+        (.presentWhilePresenting, 7, .warning),
+        (.presentWhileTransitioning, 6, .warning),
+        (.dismissWhileTransitioning, 6, .warning),
+        (.presentOnDetachedController, 5, .warning),
+        (.presentAlreadyPresented, 7, .error),
         (.callbackOffMainThread, 6, .error),
         (.possibleLeak, 22, .warning),
         (.stateCallbackBeforeLaunch, 2, .error),
@@ -575,5 +580,40 @@ import Testing
         #expect(result.findings.map(\.rule) == [.deallocWhileOnScreen], "\(state): \(result.findings.map(\.message))")
         #expect(result.findings.first?.line == lines.count, "\(state)")
         #expect(result.inputs.first?.lifecycleLines == lines.count, "\(state)")
+    }
+}
+
+@Suite struct PresentationNoticeTests {
+    /// Each of UIKit's presentation notices is a finding on the controller it is about, its message naming the others.
+    @Test(arguments: [
+        ("present-while-presenting.log", "RatingViewController@0x7fa1c8f0e400",
+         "UIKit did not present RatingViewController@0x7fa1c8f0e400 on HomeViewController, which was already presenting PromoViewController"),
+        ("present-while-transition-in-progress.log", "RatingViewController@0x7fa1c8f0e400",
+         "UIKit did not present RatingViewController@0x7fa1c8f0e400 on HomeViewController: another presentation was in progress"),
+        ("dismiss-while-transition-in-progress.log", "HomeViewController@0x7fa1c8e0a200",
+         "UIKit did not dismiss from HomeViewController@0x7fa1c8e0a200: a presentation or dismissal was in progress"),
+        ("present-on-detached-controller.log", "CardViewController@0x7fa1c8f0f600",
+         "CardViewController@0x7fa1c8f0f600 presented a controller while detached (not in a window and not a child of a controller that is)"),
+        ("present-already-presented.log", "PromoViewController@0x7fa1c8f0d200",
+         "PromoViewController@0x7fa1c8f0d200 was presented again while already presented by HomeViewController: UIKit raised an exception"),
+    ])
+    func aNoticeIsAFindingOnItsController(_ sample: String, controller: String, message: String) throws {
+        let result = try analyze(sample: sample)
+        #expect(result.findings.count == 1, "\(result.findings.map(\.message))")
+        #expect(result.findings.first?.controller == controller)
+        #expect(result.findings.first?.message == message)
+        #expect(result.inputs.first?.unreadLines == 0 && result.inputs.first?.noticeLines == 1)
+    }
+
+    /// Without the `<Class: 0x…>` forms, or with words that tell another notice, nothing is read as these notices.
+    @Test func lookAlikesAreNotNotices() throws {
+        let text = """
+        Attempt to present the onboarding on first launch while a presentation is in progress
+        Presenting view controllers on detached view controllers is discouraged
+        HomeViewController viewDidLoad()
+        """
+        let result = try analyze(text: text)
+        #expect(result.findings.isEmpty, "\(result.findings.map(\.message))")
+        #expect(result.inputs.first?.noticeLines == 0 && result.inputs.first?.lifecycleLines == 1)
     }
 }

@@ -106,6 +106,11 @@ extension Callback {
         case .unbalancedAppearanceNotice: return "unbalanced-appearance"
         case .appearanceCalledDirectlyNotice: return "appearance-called-directly"
         case .presentNotInWindowNotice: return "present-not-in-window"
+        case .presentWhilePresentingNotice: return "present-while-presenting"
+        case .presentWhileTransitioningNotice: return "present-while-transitioning"
+        case .dismissWhileTransitioningNotice: return "dismiss-while-transitioning"
+        case .presentOnDetachedNotice: return "present-on-detached"
+        case .presentAlreadyPresentedNotice: return "present-already-presented"
         default: return nil
         }
     }

@@ -255,12 +255,20 @@ public final class MessageParser {
 
     private static let calledDirectlyNotice: StaticString = "directly on a view controller is not supported"
     private static let calledDirectlyObject: StaticString = "View controller: "
-    private static let presentNotice: StaticString = "Attempt to present "
-    private static let notInWindowNotice: StaticString = "whose view is not in the window hierarchy"
+
+    /// UIKit's notices about a presentation, as it prints them: the words just before the controller the notice is
+    /// about, and the words that tell it from the other notices that start alike. Tried in this order.
+    private static let presentationNotices: [(notice: Callback, before: StaticString, telling: StaticString)] = [
+        (.presentNotInWindowNotice, "Attempt to present ", "whose view is not in the window hierarchy"),
+        (.presentWhilePresentingNotice, "Attempt to present ", "which is already presenting"),
+        (.presentWhileTransitioningNotice, "Attempt to present ", "while a presentation is in progress"),
+        (.dismissWhileTransitioningNotice, "Attempt to dismiss from view controller ", "while a presentation or dismiss is in progress"),
+        (.presentOnDetachedNotice, "Presenting view controllers on detached view controllers is discouraged ", "is discouraged "),
+        (.presentAlreadyPresentedNotice, "Application tried to present modally a view controller ", "that is already being presented"),
+    ]
 
     /// UIKit's other notices about a controller: an appearance method called directly (the controller is named after
-    /// "View controller: " at the end), and a presentation refused because the presenter's view is not in a window
-    /// (the controller is the one to be presented). Nil when the message is neither. Only called for a message with a `<`.
+    /// "View controller: " at the end), and the presentation notices (`presentationNotices`). Nil when the message is neither. Only called for a message with a `<`.
     private func otherNotice(_ line: UnsafeRawBufferPointer, _ range: Range<Int>) -> MessageReading? {
         let text = line[range]
         if let object = LineBytes.find(MessageParser.calledDirectlyObject, in: text, last: true),
@@ -268,9 +276,10 @@ public final class MessageParser {
             return notice(.appearanceCalledDirectlyNotice, line, objectAt: object + MessageParser.calledDirectlyObject.utf8CodeUnitCount,
                           text: range)
         }
-        if let attempt = LineBytes.find(MessageParser.presentNotice, in: text),
-           LineBytes.find(MessageParser.notInWindowNotice, in: text) != nil {
-            return notice(.presentNotInWindowNotice, line, objectAt: attempt + MessageParser.presentNotice.utf8CodeUnitCount, text: range)
+        for (callback, before, telling) in MessageParser.presentationNotices {
+            if let start = LineBytes.find(before, in: text), LineBytes.find(telling, in: text) != nil {
+                return notice(callback, line, objectAt: start + before.utf8CodeUnitCount, text: range)
+            }
         }
         return nil
     }

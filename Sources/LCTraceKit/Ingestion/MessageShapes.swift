@@ -492,7 +492,7 @@ struct CrashShape {
             prefixes: ["*** Terminating app "],
             // The reason runs to the line's end (its closing quote is dropped when read): it may hold quotes.
             pattern: #"\*\*\* Terminating app due to uncaught exception '(?<exception>[^'\n]*)'(?:, reason: '(?<reason>[^\n]*))?"#,
-            samples: ["*** Terminating app due to uncaught exception 'NSInvalidArgumentException', reason: 'Application tried to present modally a view controller <ShopApp.CartViewController: 0x7fb1c8e0a200> that is already being presented by <UINavigationController: 0x7fb1c9008800>.'"]),
+            samples: ["*** Terminating app due to uncaught exception 'NSRangeException', reason: '*** -[__NSArrayM objectAtIndexedSubscript:]: index 5 beyond bounds [0 .. 2]'"]),
         CrashShape(
             name: "throw-stack", what: "the stack the exception was thrown from", firstBytes: "*(",
             prefixes: ["*** First throw call stack:", "("],

@@ -27,6 +27,17 @@ public enum Callback: String, Sendable, CaseIterable, Codable {
     case appearanceCalledDirectlyNotice = "Calling an appearance method directly"
     /// UIKit's "Attempt to present <B> on <A> whose view is not in the window hierarchy", attached to B.
     case presentNotInWindowNotice = "Attempt to present on a view not in the window hierarchy"
+    /// UIKit's "Attempt to present <B> on <A> which is already presenting <C>", attached to B.
+    case presentWhilePresentingNotice = "Attempt to present on a controller already presenting"
+    /// UIKit's "Attempt to present <B> on <A> while a presentation is in progress", attached to B.
+    case presentWhileTransitioningNotice = "Attempt to present while a presentation is in progress"
+    /// UIKit's "Attempt to dismiss from view controller <A> while a presentation or dismiss is in progress", attached to A.
+    case dismissWhileTransitioningNotice = "Attempt to dismiss while a presentation or dismiss is in progress"
+    /// UIKit's "Presenting view controllers on detached view controllers is discouraged <A>", attached to A.
+    case presentOnDetachedNotice = "Presenting on a detached view controller"
+    /// UIKit's exception reason "Application tried to present modally a view controller <B> that is already being
+    /// presented by <A>", attached to B.
+    case presentAlreadyPresentedNotice = "Presenting a controller already presented"
 
     // App delegate
     case willFinishLaunching = "application:willFinishLaunchingWithOptions"
@@ -73,7 +84,9 @@ public enum Callback: String, Sendable, CaseIterable, Codable {
              .viewWillDisappear, .viewDidDisappear, .viewWillLayoutSubviews, .viewDidLayoutSubviews,
              .didReceiveMemoryWarning, .viewWillUnload, .viewDidUnload, .willMoveToParentViewController,
              .didMoveToParentViewController, .beginAppearanceTransition, .endAppearanceTransition, .dealloc,
-             .unbalancedAppearanceNotice, .appearanceCalledDirectlyNotice, .presentNotInWindowNotice:
+             .unbalancedAppearanceNotice, .appearanceCalledDirectlyNotice, .presentNotInWindowNotice,
+             .presentWhilePresentingNotice, .presentWhileTransitioningNotice, .dismissWhileTransitioningNotice,
+             .presentOnDetachedNotice, .presentAlreadyPresentedNotice:
             return .controller
         case .willFinishLaunching, .didFinishLaunching, .applicationDidBecomeActive, .applicationWillResignActive,
              .applicationDidEnterBackground, .applicationWillEnterForeground, .applicationWillTerminate,
@@ -127,6 +140,11 @@ public enum Callback: String, Sendable, CaseIterable, Codable {
         case .unbalancedAppearanceNotice: return .unbalancedAppearanceTransition
         case .appearanceCalledDirectlyNotice: return .appearanceMethodCalledDirectly
         case .presentNotInWindowNotice: return .presentNotInWindowHierarchy
+        case .presentWhilePresentingNotice: return .presentWhilePresenting
+        case .presentWhileTransitioningNotice: return .presentWhileTransitioning
+        case .dismissWhileTransitioningNotice: return .dismissWhileTransitioning
+        case .presentOnDetachedNotice: return .presentOnDetachedController
+        case .presentAlreadyPresentedNotice: return .presentAlreadyPresented
         default: return nil
         }
     }

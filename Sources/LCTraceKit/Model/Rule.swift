@@ -26,6 +26,11 @@ public enum Rule: String, Sendable, CaseIterable, Codable {
     case unbalancedAppearanceTransition = "unbalanced-appearance-transition"
     case appearanceMethodCalledDirectly = "appearance-method-called-directly"
     case presentNotInWindowHierarchy = "present-not-in-window-hierarchy"
+    case presentWhilePresenting = "present-while-presenting"
+    case presentWhileTransitioning = "present-while-transition-in-progress"
+    case dismissWhileTransitioning = "dismiss-while-transition-in-progress"
+    case presentOnDetachedController = "present-on-detached-controller"
+    case presentAlreadyPresented = "present-already-presented"
     case callbackOffMainThread = "callback-off-main-thread"
     case possibleLeak = "possible-leak"
     // App and scene delegates (ground truth §1–§3)

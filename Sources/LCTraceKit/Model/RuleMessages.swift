@@ -57,7 +57,7 @@ extension RuleCatalog {
             // did-move-without-will-move, and unbalanced-appearance-transition from a logged endAppearanceTransition.
             let open = ControllerLifecycle.containmentPairs.first { $0.close == callback }?.open.rawValue ?? "its opening call"
             return Wording(message: "\(callback.rawValue) on \(name) with no \(open) before it", expected: "\(open) first", actual: actual)
-        case .unbalancedAppearanceTransition, .appearanceMethodCalledDirectly, .presentNotInWindowHierarchy:
+        case _ where callback.noticeRule == rule:
             return Wording(message: noticeMessage(rule, controller: name, notice: notice), expected: noticeExpectation(rule), actual: notice)
         default:
             return Wording(message: "\(callback.rawValue) on \(name): \(rule.summary)", actual: actual)
@@ -73,15 +73,51 @@ extension RuleCatalog {
             return "UIKit reported that \(call) was called directly on \(controller)"
         case .presentNotInWindowHierarchy:
             return "UIKit did not present \(controller): the presenting controller's view is not in the window hierarchy"
+        case .presentWhilePresenting:
+            let others = objects(in: notice)
+            let on = others.count > 1 ? " on \(others[1])" : ""
+            let already = others.count > 2 ? " \(others[others.count - 1])" : " another controller"
+            return "UIKit did not present \(controller)\(on), which was already presenting\(already)"
+        case .presentWhileTransitioning:
+            let others = objects(in: notice)
+            return "UIKit did not present \(controller)\(others.count > 1 ? " on \(others[1])" : ""): another presentation was in progress"
+        case .dismissWhileTransitioning:
+            return "UIKit did not dismiss from \(controller): a presentation or dismissal was in progress"
+        case .presentOnDetachedController:
+            return "\(controller) presented a controller while detached (not in a window and not a child of a controller that is)"
+        case .presentAlreadyPresented:
+            let others = objects(in: notice)
+            let by = others.count > 1 ? " by \(others[others.count - 1])" : ""
+            return "\(controller) was presented again while already presented\(by): UIKit raised an exception"
         default:
             return "UIKit reported unbalanced calls to begin/end appearance transitions for \(controller)"
         }
+    }
+
+    /// The controllers a notice names, as `<Module.Class: 0x…>`, by class, in order.
+    static func objects(in notice: String) -> [String] {
+        var names: [String] = []
+        var rest = notice[...]
+        while let open = rest.firstIndex(of: "<") {
+            rest = rest[rest.index(after: open)...]
+            guard let end = rest.firstIndex(where: { $0 == ":" || $0 == ">" || $0 == " " }) else { break }
+            let name = rest[..<end]
+            if let first = name.first, first.isLetter || first == "_" {
+                names.append(String(name.split(separator: ".").last ?? name))
+            }
+            rest = rest[end...]
+        }
+        return names
     }
 
     private static func noticeExpectation(_ rule: Rule) -> String {
         switch rule {
         case .appearanceMethodCalledDirectly: return "appearance forwarded with beginAppearanceTransition/endAppearanceTransition"
         case .presentNotInWindowHierarchy: return "a presentation from a controller on screen (after its viewDidAppear)"
+        case .presentWhilePresenting: return "a presentation from a controller that is presenting nothing (or from the one on top)"
+        case .presentWhileTransitioning, .dismissWhileTransitioning: return "one presentation or dismissal at a time (in the completion of the one before)"
+        case .presentOnDetachedController: return "a presentation from a controller in the window, or from its parent"
+        case .presentAlreadyPresented: return "a controller presented once until it is dismissed"
         default: return "each beginAppearanceTransition closed by one endAppearanceTransition"
         }
     }

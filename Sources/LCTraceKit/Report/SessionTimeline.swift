@@ -336,7 +336,8 @@ enum TimelineMarks {
         .initialize, .loadView, .viewDidLoad, .viewIsAppearing, .didReceiveMemoryWarning, .viewWillUnload, .viewDidUnload,
         .willMoveToParentViewController, .didMoveToParentViewController, .beginAppearanceTransition,
         .endAppearanceTransition, .dealloc, .unbalancedAppearanceNotice, .appearanceCalledDirectlyNotice,
-        .presentNotInWindowNotice,
+        .presentNotInWindowNotice, .presentWhilePresentingNotice, .presentWhileTransitioningNotice,
+        .dismissWhileTransitioningNotice, .presentOnDetachedNotice, .presentAlreadyPresentedNotice,
         .applicationDidReceiveMemoryWarning, .configurationForConnecting,
         .didDiscardSceneSessions, .main, .receivedMemoryWarning,
     ]
