@@ -61,11 +61,13 @@ struct Check: ParsableCommand {
     }
 
     /// `2 errors, 1 warning, 0 info in 3 sessions of 1 input (1234 lines, 80 lifecycle events); 4 known from the
-    /// baseline`, with the lines that name a callback but could not be read when an input has many.
+    /// baseline`, with the events whose time could not be read when there are some, and the lines that name a callback
+    /// but could not be read when an input has many.
     static func summaryLine(_ summary: RunSummary) -> String {
         let counts = [Severity.error, .warning, .info].map { plural(summary.findings($0), $0.rawValue) }.joined(separator: ", ")
         var line = "\(counts) in \(plural(summary.sessions, "session")) of \(plural(summary.inputs.count, "input")) "
-            + "(\(plural(summary.lines, "line")), \(plural(summary.events, "lifecycle event")))"
+            + "(\(plural(summary.lines, "line")), \(plural(summary.events, "lifecycle event"))"
+            + (summary.unreadTimes > 0 ? ", \(summary.unreadTimes) with a time that could not be read)" : ")")
         if summary.inputs.contains(where: \.hasManyUnreadLifecycleLines) {
             line += "; \(plural(summary.lines(.unread), "line")) name a lifecycle callback but could not be read "
                 + "(`lctrace lines --only unread` shows why)"

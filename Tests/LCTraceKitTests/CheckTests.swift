@@ -421,3 +421,16 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
         }
     }
 }
+
+@Suite struct CheckSummaryTests {
+    /// `check`'s summary line says how many events had a time that could not be read, and says nothing of it otherwise.
+    @Test func theSummarySaysWhenTimesCouldNotBeRead() throws {
+        let log = "2016-02-30 16:02:37.277 LifeCycle[2148:117099] ViewController viewDidLoad\n"
+            + "2016-03-17 16:02:37.279 LifeCycle[2148:117099] ViewController viewWillAppear:\n"
+        let run = try lctrace(["check", try Fixtures.temporaryFile(log)])
+        #expect(run.stderr == "lctrace: 0 errors, 0 warnings, 1 info in 1 session of 1 input (2 lines, 2 lifecycle events, "
+                    + "1 with a time that could not be read)\n", "\(run.stderr)")
+        let clean = try lctrace(["check", "SampleLogs/seed-push-pop.log"])
+        #expect(clean.stderr.hasSuffix("(17 lines, 16 lifecycle events)\n"), "\(clean.stderr)")
+    }
+}
