@@ -76,6 +76,7 @@ import Testing
         (.presentAlreadyPresented, 7, .error),
         (.callbackOffMainThread, 6, .error),
         (.possibleLeak, 22, .warning),
+        (.viewAppearedTwice, 3, .warning),
         (.stateCallbackBeforeLaunch, 2, .error),
         (.launchRepeated, 5, .error),
         (.unexpectedStateCallback, 3, .warning),

@@ -36,7 +36,11 @@ enum ControllerStepOutcome: Equatable {
 /// The per-instance automaton as a table: phase → callback → outcome. A callback a phase does not list
 /// leaves the phase unchanged and is legal (layout, memory warnings, containment callbacks…).
 enum ControllerAutomaton {
-    static let table: [ControllerPhase: [Callback: ControllerStepOutcome]] = [
+    /// Controllers' and SwiftUI views' rows together: their callbacks never meet in one cell.
+    static let table: [ControllerPhase: [Callback: ControllerStepOutcome]] =
+        controllerTable.merging(viewTable) { controller, view in controller.merging(view) { first, _ in first } }
+
+    static let controllerTable: [ControllerPhase: [Callback: ControllerStepOutcome]] = [
         .unknown: [
             .loadView: .to(.loading), .viewDidLoad: .to(.hidden),
             .viewWillAppear: .to(.appearing), .viewIsAppearing: .to(.appearing), .viewDidAppear: .to(.visible),
@@ -116,6 +120,16 @@ enum ControllerAutomaton {
     static func outcome(of callback: Callback, in phase: ControllerPhase) -> ControllerStepOutcome {
         cells[phase.ordinal * Callback.allCases.count + callback.ordinal]
     }
+
+    /// A SwiftUI view's life (`Callback.Family.view`), in the same phases: hidden → onAppear → visible → onDisappear →
+    /// hidden. onAppear again after onDisappear is legal (a row scrolled back into a List, a tab selected again); task
+    /// is legal in every phase (it starts as the view appears). onDisappear on a view not known to be visible is not a
+    /// finding: the log may have started while it was on screen. A view logs no init or dealloc, so it never dies.
+    static let viewTable: [ControllerPhase: [Callback: ControllerStepOutcome]] = [
+        .unknown: [.onAppear: .to(.visible), .onDisappear: .to(.hidden)],
+        .hidden: [.onAppear: .to(.visible)],
+        .visible: [.onAppear: .violation(.viewAppearedTwice, next: .visible), .onDisappear: .to(.hidden)],
+    ]
 
     /// `table` with its defaults filled in, as one flat array indexed by phase and callback: one load per callback.
     private static let cells: [ControllerStepOutcome] = ControllerPhase.allCases.flatMap { phase in

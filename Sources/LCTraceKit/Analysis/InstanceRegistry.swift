@@ -215,7 +215,8 @@ struct InstanceRegistry {
         }
         let report = ControllerReport(id: id, className: className, address: address, identity: identity, firstLine: event.line,
                                       lastLine: event.line, eventCount: 0, events: [], loadToFirstAppearMs: nil,
-                                      appearances: [], finalPhase: .unknown)
+                                      appearances: [], finalPhase: .unknown,
+                                      kind: event.callback.family == .view ? .view : .controller)
         let instance: Int
         if let free = freeSlots.popLast() {
             instance = free
@@ -243,7 +244,8 @@ struct InstanceRegistry {
         let violation = lifecycles[instance].take(callback, line: line, micros: micros,
                                                   listedAppearances: limits.appearancesPerController, report: &reports[instance])
         let isVisible = lifecycles[instance].phase == .visible && !lifecycles[instance].isChild
-        if isVisible != wasVisible { visibleNonChildren += isVisible ? 1 : -1 }
+        // A SwiftUI view on screen is not a controller on screen: transitions between controllers do not count it.
+        if isVisible != wasVisible, callback.family != .view { visibleNonChildren += isVisible ? 1 : -1 }
         if !wasDead, lifecycles[instance].phase == .dead { died(instance) }
         return violation
     }

@@ -127,7 +127,8 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         launch.note(callback, micros: eventMicros)
 
         switch callback.family {
-        case .controller:
+        case .controller, .view:
+            // A SwiftUI view is kept per instance like a controller; only appearance callbacks make transitions.
             handleController(event)
         case .application, .scene, .marker:
             handleApplication(event)

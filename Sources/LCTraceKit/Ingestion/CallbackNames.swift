@@ -24,6 +24,12 @@ public enum CallbackNames {
         (.endAppearanceTransition, ["endAppearanceTransition()"]),
         (.dealloc, ["deinit"]),
 
+        // SwiftUI: `DetailView onAppear`, `<uuid> onAppear`, and the phrases `DetailScreen appeared` / `disappeared`.
+        // Read only as a whole message after a type name or a UUID (`MessageParser`), never inside other text.
+        (.onAppear, ["appeared"]),
+        (.onDisappear, ["disappeared"]),
+        (.task, []),
+
         (.willFinishLaunching, ["application:willFinishLaunchingWithOptions:", "application(_:willFinishLaunchingWithOptions:)"]),
         (.didFinishLaunching, ["application:didFinishLaunchingWithOptions:", "application(_:didFinishLaunchingWithOptions:)"]),
         (.applicationDidBecomeActive, ["applicationDidBecomeActive:", "applicationDidBecomeActive(_:)"]),

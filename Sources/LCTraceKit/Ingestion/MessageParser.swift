@@ -194,9 +194,14 @@ public final class MessageParser {
         }
         if let form = try forms.firstMatch(line, in: range) {
             if form.isClassMethod { return (.other(.classMethod), nil) }
-            let reading = recognised(line, classRange: form.className, address: form.address, selectorRange: form.selector, end: form.end)
+            var reading = recognised(line, classRange: form.className, address: form.address, selectorRange: form.selector, end: form.end)
+            if case .message(let message, _) = reading, message.callback.family == .view,
+               !MessageParser.isViewMessage(line, trimmed, className: form.className, address: form.address, selector: form.selector) {
+                reading = .other(.noCallback)
+            }
             if case .other(.noCallback) = reading {} else { return (reading, nil) }
         }
+        if let view = identifiedViewMessage(line, trimmed) { return (view, nil) }
         // No anchored form reads a line of a crash report as a callback: they are looked for only now.
         if let crash = try crashLines.read(line, message: trimmed) { return (.crash(crash), nil) }
         switch try looseReader.read(line, message: trimmed) {
@@ -244,6 +249,50 @@ public final class MessageParser {
         return .message(CallbackMessage(callback: selector.callback, className: className, spelling: selector.spelling,
                                         instance: instance),
                         end: end)
+    }
+
+    /// Whether a form read as a SwiftUI view's callback is the one form views are logged in: the whole message is a
+    /// type name, spaces and the callback's plain name (`DetailView onAppear`, `CartScreen appeared`), the type name
+    /// starting upper-case. Anything else (`-[Downloader task]`, `worker task`, `Image appeared slowly`) is ordinary
+    /// logging, as it was before views were read.
+    private static func isViewMessage(_ line: UnsafeRawBufferPointer, _ trimmed: Range<Int>, className: Range<Int>?,
+                                      address: Range<Int>?, selector: Range<Int>) -> Bool {
+        guard let className, address == nil, className.lowerBound == trimmed.lowerBound,
+              selector.upperBound == trimmed.upperBound, className.upperBound < selector.lowerBound,
+              isUpperCaseLetter(line[className.lowerBound]) else { return false }
+        for index in className.upperBound..<selector.lowerBound where !LineBytes.isSpace(line[index]) { return false }
+        for index in selector where line[index] == UInt8(ascii: "(") || line[index] == UInt8(ascii: ":") { return false }
+        return true
+    }
+
+    private static func isUpperCaseLetter(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }
+
+    /// The length of a UUID as Swift prints one (`E621E1F8-C36C-495A-93FC-0C247A3E6E5F`), and where its dashes are.
+    private static let uuidLength = 36
+    private static let uuidDashes: Set<Int> = [8, 13, 18, 23]
+
+    /// A SwiftUI view's callback logged after the UUID that names the view (`print(id, "onAppear")`): an anonymous
+    /// view per id, as for controllers logged with an id and no class. Nil for any other message.
+    private func identifiedViewMessage(_ line: UnsafeRawBufferPointer, _ trimmed: Range<Int>) -> MessageReading? {
+        let idEnd = trimmed.lowerBound + MessageParser.uuidLength
+        guard trimmed.count > MessageParser.uuidLength + 1, LineBytes.isSpace(line[idEnd]) else { return nil }
+        for offset in 0..<MessageParser.uuidLength {
+            let byte = line[trimmed.lowerBound + offset]
+            if MessageParser.uuidDashes.contains(offset) {
+                guard byte == UInt8(ascii: "-") else { return nil }
+            } else {
+                guard (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "f")) else { return nil }
+            }
+        }
+        var start = idEnd
+        while start < trimmed.upperBound, LineBytes.isSpace(line[start]) { start += 1 }
+        let spelled = String(decoding: line[start..<trimmed.upperBound], as: UTF8.self)
+        guard spelled.allSatisfy({ $0.isLetter }), let callback = CallbackNames.callback(forSelector: spelled),
+              callback.family == .view else { return nil }
+        guard let spelling = names.spelling(spelled),
+              let instance = instanceLabel(line[trimmed.lowerBound..<idEnd]) else { return .unread(.tooManyNames) }
+        return .message(CallbackMessage(callback: callback, className: anonymousClass, spelling: spelling, instance: instance),
+                        end: trimmed.upperBound)
     }
 
     /// A logged address, by its value when it is hexadecimal, otherwise an id by its text, lower-cased. Nil when the

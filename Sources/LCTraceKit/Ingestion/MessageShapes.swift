@@ -181,7 +181,9 @@ final class LooseMessageReader {
     /// Every callback's name up to its first `(` or `:` (`viewWillAppear`, `application`, `scene`, `init`).
     static let baseNames: Set<String> = {
         var bases = Set<String>()
-        for (callback, spellings) in CallbackNames.spellings where callback.family != .marker {
+        // A SwiftUI view's names (`onAppear`, `task`, `appeared`) are read only as a whole message (`MessageParser`):
+        // found anywhere, they would be ordinary words of ordinary logging.
+        for (callback, spellings) in CallbackNames.spellings where callback.family != .marker && callback.family != .view {
             for spelling in spellings + [callback.rawValue] {
                 let base = spelling.prefix { $0 != "(" && $0 != ":" }
                 if !base.isEmpty { bases.insert(String(base)) }
@@ -679,7 +681,8 @@ final class RedactionReader {
         for entry in matchers {
             guard try entry.matcher.matches(message, from: range.lowerBound) else { continue }
             if let group = entry.selector, let selector = entry.matcher.range(ofGroup: group) {
-                guard CallbackNames.callback(forSelector: String(decoding: line[selector], as: UTF8.self)) != nil else { continue }
+                guard let callback = CallbackNames.callback(forSelector: String(decoding: line[selector], as: UTF8.self)),
+                      callback.family != .view else { continue }
             }
             if let group = entry.className, let className = entry.matcher.range(ofGroup: group) {
                 let addressed = entry.address.flatMap(entry.matcher.range(ofGroup:)) != nil

@@ -39,6 +39,11 @@ public enum Callback: String, Sendable, CaseIterable, Codable {
     /// presented by <A>", attached to B.
     case presentAlreadyPresentedNotice = "Presenting a controller already presented"
 
+    // SwiftUI view: the modifiers an app logs from (`.onAppear { print("DetailView onAppear") }`).
+    case onAppear
+    case onDisappear
+    case task
+
     // App delegate
     case willFinishLaunching = "application:willFinishLaunchingWithOptions"
     case didFinishLaunching = "application:didFinishLaunchingWithOptions"
@@ -76,6 +81,8 @@ public enum Callback: String, Sendable, CaseIterable, Codable {
 
     public enum Family: Sendable {
         case controller, application, scene, intent, marker
+        /// A SwiftUI view's modifiers: kept per view instance like a controller's callbacks, by `ViewAutomaton` rules.
+        case view
     }
 
     public var family: Family {
@@ -88,6 +95,8 @@ public enum Callback: String, Sendable, CaseIterable, Codable {
              .presentWhilePresentingNotice, .presentWhileTransitioningNotice, .dismissWhileTransitioningNotice,
              .presentOnDetachedNotice, .presentAlreadyPresentedNotice:
             return .controller
+        case .onAppear, .onDisappear, .task:
+            return .view
         case .willFinishLaunching, .didFinishLaunching, .applicationDidBecomeActive, .applicationWillResignActive,
              .applicationDidEnterBackground, .applicationWillEnterForeground, .applicationWillTerminate,
              .applicationDidReceiveMemoryWarning, .configurationForConnecting, .didDiscardSceneSessions:
@@ -121,7 +130,7 @@ public enum Callback: String, Sendable, CaseIterable, Codable {
         switch family {
         case .controller: return self != .initialize && self != .dealloc && noticeRule == nil
         case .application, .scene: return true
-        case .intent, .marker: return false
+        case .intent, .marker, .view: return false
         }
     }
 

@@ -33,6 +33,8 @@ public enum Rule: String, Sendable, CaseIterable, Codable {
     case presentAlreadyPresented = "present-already-presented"
     case callbackOffMainThread = "callback-off-main-thread"
     case possibleLeak = "possible-leak"
+    // One SwiftUI view instance
+    case viewAppearedTwice = "view-appeared-twice"
     // App and scene delegates (ground truth §1–§3)
     case stateCallbackBeforeLaunch = "state-callback-before-launch"
     case launchRepeated = "launch-repeated"

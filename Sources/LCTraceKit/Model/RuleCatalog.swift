@@ -175,6 +175,13 @@ public enum RuleCatalog {
             uikit: "A navigation or presentation controller releases the controllers it removes once their viewDidDisappear has run; if nothing else retains them they deallocate at once. MLeaksFinder checks the same after 3 s.",
             reference: "§9"),
         Entry(
+            rule: .viewAppearedTwice, severity: .warning,
+            summary: "a SwiftUI view's onAppear twice with no onDisappear in between",
+            explanation: "Per SwiftUI view instance (a type name logged before onAppear/onDisappear, or a UUID naming the instance), fires on a second onAppear while the view is already visible. onAppear again after an onDisappear is legal (a view scrolled back into a List, a tab selected again), and so is task while the view is visible. onDisappear without an onAppear is not a finding: a log may start while the view is on screen.",
+            example: "DetailView onAppear\nDetailView task\nDetailView onAppear",
+            uikit: "SwiftUI calls onAppear once each time the view appears and onDisappear once when it goes away, so two onAppear in a row on one view mean two views logging under one name (two rows of a List, the same type on two tabs) or a view recreated without its onDisappear being logged. Identity is by the logged name, so it is a warning: log an id (`print(id, \"onAppear\")`) to tell instances apart.",
+            reference: "§10"),
+        Entry(
             rule: .stateCallbackBeforeLaunch, severity: .error,
             summary: "an app or scene state callback before didFinishLaunching in a process whose start is logged",
             explanation: "Checked only in sessions whose start is in the log (main() was logged, or a new process id began); a log that starts late is not flagged. configurationForConnecting and didDiscardSceneSessions are not state callbacks.",

@@ -53,6 +53,9 @@ extension RuleCatalog {
         case .deallocWhileOnScreen:
             return Wording(message: "\(name) was deallocated while \(phase.rawValue), before its viewDidDisappear",
                            expected: "viewWillDisappear and viewDidDisappear before dealloc", actual: actual)
+        case .viewAppearedTwice:
+            return Wording(message: "onAppear on SwiftUI view \(name), which is already visible",
+                           expected: "onDisappear before appearing again", actual: actual)
         case _ where callback.isContainmentCallback:
             // did-move-without-will-move, and unbalanced-appearance-transition from a logged endAppearanceTransition.
             let open = ControllerLifecycle.containmentPairs.first { $0.close == callback }?.open.rawValue ?? "its opening call"

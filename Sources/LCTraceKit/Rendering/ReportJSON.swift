@@ -65,6 +65,8 @@ enum ReportJSON {
         w.member("class", controller.className)
         w.member("address", controller.address)
         w.member("identity", controller.identity.rawValue)
+        // Only for a SwiftUI view: a controller's object reads as it always has.
+        if controller.kind == .view { w.member("kind", controller.kind.rawValue) }
         w.member("firstLine", controller.firstLine)
         w.member("lastLine", controller.lastLine)
         w.member("eventCount", controller.eventCount)

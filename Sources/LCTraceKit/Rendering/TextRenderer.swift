@@ -190,6 +190,7 @@ public final class TextRenderer: ReportSink {
         w.write("  ")
         w.bold { w.write(text: controller.id) }
         if controller.identity == .inferred { w.write(" (inferred)") }
+        if controller.kind == .view { w.dim { w.write(" (SwiftUI view)") } }
         w.dim {
             w.write("  ")
             w.plural(controller.eventCount, "event")

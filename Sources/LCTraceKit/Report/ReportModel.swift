@@ -64,6 +64,15 @@ public struct ControllerReport: Sendable, Equatable {
     public var finalPhase: ControllerPhase
     /// Appearances after the ones listed, counted only.
     public var appearancesNotListed = 0
+    /// A UIKit view controller, or a SwiftUI view (its callbacks are `Callback.Family.view`).
+    public var kind: InstanceKind = .controller
+}
+
+/// What an instance in a session's list of controllers is.
+public enum InstanceKind: String, Sendable, Codable {
+    case controller
+    /// A SwiftUI view, known by its logged onAppear/onDisappear/task.
+    case view
 }
 
 /// The deallocated instances of one class that a session does not list, past its first
