@@ -317,8 +317,8 @@ func generatedLog(bytes: String, seed: Int, format: String, options: [String] = 
                     try generatedLog(bytes: "300K", seed: 23, format: "bare")]
         for log in logs {
             for format in ["text", "json", "ndjson"] {
-                let one = try report(of: log, format: format, jobs: 1)
-                let two = try report(of: log, format: format, jobs: 2)
+                let one = try analysisReport(of: log, jobs: 1, format: format, keepEvents: format == "text" || format == "json")
+                let two = try analysisReport(of: log, jobs: 2, format: format, keepEvents: format == "text" || format == "json")
                 #expect(one == two, "\(format) \(log)")
                 #expect(one.count > 50_000)
             }
@@ -337,8 +337,8 @@ func generatedLog(bytes: String, seed: Int, format: String, options: [String] = 
         // The last part of a file is analysed in order anyway: the leak is in a middle one.
         let log = (first + second + first).joined(separator: "\n") + "\n"
         let path = try Fixtures.temporaryFile(log)
-        let one = try report(of: path, format: "json", jobs: 1)
-        let two = try report(of: path, format: "json", jobs: 2)
+        let one = try analysisReport(of: path, jobs: 1, format: "json")
+        let two = try analysisReport(of: path, jobs: 2, format: "json")
         #expect(one == two)
         let findings = (try JSONSerialization.jsonObject(with: Data(one.utf8)) as? [String: Any])?["findings"] as? [[String: Any]]
         #expect(findings?.filter { $0["rule"] as? String == "possible-leak" }.map { $0["severity"] as? String } == ["warning"])
@@ -368,22 +368,6 @@ func generatedLog(bytes: String, seed: Int, format: String, options: [String] = 
                 #expect(counter.total == (try inputs.reduce(0) { $0 + (try size($1)) }), "\(inputs.count) inputs, jobs \(jobs)")
             }
         }
-    }
-
-    private func report(of path: String, format: String, jobs: Int) throws -> String {
-        var options = AnalysisOptions()
-        options.sectionBytes = 1024
-        options.keepEvents = format == "text" || format == "json"
-        let output = Output()
-        let sink: any ReportSink = switch format {
-        case "text": TextRenderer(output: output, style: TextStyle(enabled: false), includeEvents: true)
-        case "json": JSONRenderer(output: output, includeEvents: true)
-        default: NDJSONRenderer(output: output, includeEvents: true, flushEachLine: false)
-        }
-        let analyzer = try Analyzer(options: options, sink: sink)
-        try analyzer.analyze([.file(path)], jobs: jobs)
-        analyzer.finish()
-        return output.text
     }
 
     @Test func statsGoToStandardError() throws {

@@ -123,26 +123,6 @@ import PCRE2
         return readings
     }
 
-    /// The JSON report of `path` with its events, with or without the hand-written matchers, on one thread or in
-    /// sections of 1 KiB on two.
-    static func report(_ path: String, choice: LineFormatChoice = .automatic, handParsers: Bool = true, jobs: Int = 1,
-                       format: String = "json") throws -> String {
-        var options = AnalysisOptions()
-        options.lineFormat = choice
-        options.matchers = handParsers ? .fastPath : .exactOnly
-        options.sectionBytes = 1024
-        let output = Output()
-        let sink: any ReportSink = switch format {
-        case "text": TextRenderer(output: output, style: TextStyle(enabled: false), includeEvents: true)
-        case "json": JSONRenderer(output: output, includeEvents: true)
-        default: NDJSONRenderer(output: output, includeEvents: true, flushEachLine: false)
-        }
-        let analyzer = try Analyzer(options: options, sink: sink)
-        try analyzer.analyze([.file(path)], jobs: jobs)
-        analyzer.finish()
-        return output.text
-    }
-
     static func json(_ text: String) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
@@ -153,7 +133,7 @@ import PCRE2
         let readings = try Self.readings(path, choice: shape.choice)
         #expect(readings.map { "\($0.disposition) \($0.format ?? "-")" } == shape.lines)
 
-        let report = try Self.json(try Self.report(path, choice: shape.choice))
+        let report = try Self.json(try analysisReport(of: path, choice: shape.choice))
         let summary = try #require(report["summary"] as? [String: Any])
         #expect(summary["events"] as? Int == shape.events)
         let perInput = try #require((summary["perInput"] as? [[String: Any]])?.first)
@@ -348,7 +328,7 @@ import PCRE2
     @Test(arguments: Self.shapes)
     func theFastPathChangesNoReport(_ shape: Shape) throws {
         let path = Self.path(shape.fixture)
-        #expect(try Self.report(path, choice: shape.choice) == (try Self.report(path, choice: shape.choice, handParsers: false)))
+        #expect(try analysisReport(of: path, choice: shape.choice) == (try analysisReport(of: path, choice: shape.choice, handParsers: false)))
     }
 
     /// A line is read as it is alone whatever format the line before it had: the hint never decides.
@@ -551,8 +531,8 @@ import PCRE2
         let formats = try Self.readings(small).compactMap(\.format)
         #expect(Set(formats) == ["lumberjack-file"])
         for format in ["text", "json", "ndjson"] {
-            let one = try Self.report(small, jobs: 1, format: format)
-            #expect(one == (try Self.report(small, jobs: 2, format: format)), "\(format)")
+            let one = try analysisReport(of: small, jobs: 1, format: format)
+            #expect(one == (try analysisReport(of: small, jobs: 2, format: format)), "\(format)")
             #expect(one.count > 50_000)
         }
         let large = try Self.lumberjackLog(bytes: "1500K", seed: 52)

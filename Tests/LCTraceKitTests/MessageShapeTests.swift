@@ -130,22 +130,10 @@ import PCRE2
         }
     }
 
-    /// The JSON report of `path`, with or without the hand-written matchers, on one thread or in sections on two.
-    static func report(of path: String, handParsers: Bool = true, jobs: Int = 1) throws -> String {
-        var options = AnalysisOptions()
-        options.matchers = handParsers ? .fastPath : .exactOnly
-        options.sectionBytes = 1024
-        let output = Output()
-        let analyzer = try Analyzer(options: options, sink: JSONRenderer(output: output, includeEvents: true))
-        try analyzer.analyze([.file(path)], jobs: jobs)
-        analyzer.finish()
-        return output.text
-    }
-
     /// Every fixture gives the same report with PCRE2 alone as with the hand-written matchers and remembered messages.
     @Test(arguments: Self.fixtures)
     func theFastPathChangesNothing(_ name: String) throws {
-        #expect(try Self.report(of: Self.path(name)) == (try Self.report(of: Self.path(name), handParsers: false)))
+        #expect(try analysisReport(of: Self.path(name)) == (try analysisReport(of: Self.path(name), handParsers: false)))
     }
 
     /// All the fixtures in one file, twice, each opened by a launch (where the file is cut into sections): the same
@@ -157,9 +145,9 @@ import PCRE2
             text += try String(contentsOfFile: Self.path(name), encoding: .utf8)
         }
         let path = try Fixtures.temporaryFile(text + text)
-        let one = try Self.report(of: path)
-        #expect(one == (try Self.report(of: path, jobs: 2)))
-        #expect(one == (try Self.report(of: path, handParsers: false, jobs: 2)))
+        let one = try analysisReport(of: path)
+        #expect(one == (try analysisReport(of: path, jobs: 2)))
+        #expect(one == (try analysisReport(of: path, handParsers: false, jobs: 2)))
     }
 
     /// The summary counts crash lines and redacted lines, in the text report (only when there are some) and in JSON.

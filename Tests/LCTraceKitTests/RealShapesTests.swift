@@ -46,23 +46,11 @@ import PCRE2
         return readings
     }
 
-    /// The JSON report of `path`, with or without the hand-written matchers, on one thread or in sections on two.
-    static func report(of path: String, handParsers: Bool = true, jobs: Int = 1) throws -> String {
-        var options = AnalysisOptions()
-        options.matchers = handParsers ? .fastPath : .exactOnly
-        options.sectionBytes = 1024
-        let output = Output()
-        let analyzer = try Analyzer(options: options, sink: JSONRenderer(output: output, includeEvents: true))
-        try analyzer.analyze([.file(path)], jobs: jobs)
-        analyzer.finish()
-        return output.text
-    }
-
     /// Every fixture gives the same report with the plain PCRE2 path as with the hand-written matchers.
     @Test(arguments: Self.fixtures)
     func theFastPathChangesNothing(_ name: String) throws {
         let path = Self.directory.appendingPathComponent(name + ".log").path
-        #expect(try Self.report(of: path) == (try Self.report(of: path, handParsers: false)))
+        #expect(try analysisReport(of: path) == (try analysisReport(of: path, handParsers: false)))
     }
 
     /// All the fixtures in one file, each opened by a launch so that the file is cut into sections there: the same
@@ -74,8 +62,8 @@ import PCRE2
             text += try String(contentsOf: Self.directory.appendingPathComponent(name + ".log"), encoding: .utf8)
         }
         let path = try Fixtures.temporaryFile(text + text)
-        let one = try Self.report(of: path)
-        let two = try Self.report(of: path, jobs: 2)
+        let one = try analysisReport(of: path)
+        let two = try analysisReport(of: path, jobs: 2)
         #expect(one == two)
         if one != two, let dir = ProcessInfo.processInfo.environment["LCTRACE_DIFF_DIR"] {
             try one.write(toFile: dir + "/one.json", atomically: true, encoding: .utf8)

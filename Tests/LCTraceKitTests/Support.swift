@@ -85,3 +85,24 @@ func lctraceInShell(_ command: String, arguments: [String] = [], directory: URL 
     return CommandResult(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
                          stderr: String(decoding: err, as: UTF8.self))
 }
+
+/// A report of `path` made in process, the way the differential tests compare them: with or without the
+/// hand-written matchers, on one thread or in sections of 1 KiB on several, as text, JSON or JSON Lines.
+func analysisReport(of path: String, choice: LineFormatChoice = .automatic, handParsers: Bool = true, jobs: Int = 1,
+                    format: String = "json", keepEvents: Bool = true) throws -> String {
+    var options = AnalysisOptions()
+    options.lineFormat = choice
+    options.matchers = handParsers ? .fastPath : .exactOnly
+    options.sectionBytes = 1024
+    options.keepEvents = keepEvents
+    let output = Output()
+    let sink: any ReportSink = switch format {
+    case "text": TextRenderer(output: output, style: TextStyle(enabled: false), includeEvents: true)
+    case "json": JSONRenderer(output: output, includeEvents: true)
+    default: NDJSONRenderer(output: output, includeEvents: true, flushEachLine: false)
+    }
+    let analyzer = try Analyzer(options: options, sink: sink)
+    try analyzer.analyze([.file(path)], jobs: jobs)
+    analyzer.finish()
+    return output.text
+}
