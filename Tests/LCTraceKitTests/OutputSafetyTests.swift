@@ -52,7 +52,7 @@ import Testing
         #expect(try Self.bytes(directory, "known.json") == known)
         #expect(try String(contentsOf: directory.appendingPathComponent("rules.yml"), encoding: .utf8).hasPrefix("severity:"))
         // Standard input redirected from the file a report would replace.
-        let redirected = try Self.shell(#"exec "$0" check --reporter sarif=app.log < app.log"#, directory: directory)
+        let redirected = try lctraceInShell(#"exec "$0" check --reporter sarif=app.log < app.log"#, directory: directory)
         #expect(redirected.status == 2 && redirected.stderr.contains("would overwrite standard input"), "\(redirected.stderr)")
         #expect(try Self.bytes(directory, "app.log") == original)
     }
@@ -145,12 +145,12 @@ import Testing
     @Test func closedStandardStreamsDoNotLeakIntoReportFiles() throws {
         let directory = try Self.workspace()
         for (redirection, status) in [("2>&-", Int32(0)), (">&-", 0), ("<&- 2>&-", 0)] {
-            let run = try Self.shell(#"exec "$0" check --reporter sarif=report.sarif app.log "# + redirection, directory: directory)
+            let run = try lctraceInShell(#"exec "$0" check --reporter sarif=report.sarif app.log "# + redirection, directory: directory)
             #expect(run.status == status, "\(redirection): \(run.stderr)")
             let sarif = try JSONSerialization.jsonObject(with: Self.bytes(directory, "report.sarif")) as? [String: Any]
             #expect(sarif?["version"] as? String == "2.1.0", "\(redirection)")
         }
-        let toClosed = try Self.shell(#"exec "$0" --reporter sarif=report.sarif --reporter text app.log >&-"#, directory: directory)
+        let toClosed = try lctraceInShell(#"exec "$0" --reporter sarif=report.sarif --reporter text app.log >&-"#, directory: directory)
         #expect(toClosed.status == 2)
         #expect(toClosed.stderr == "lctrace: the report is incomplete: cannot write to the output: Bad file descriptor\n")
     }
@@ -211,13 +211,13 @@ import Testing
     /// the file named.
     @Test func fileNamesThatAreNotUTF8AreKeptAsBytes() throws {
         let directory = try Self.workspace()
-        let run = try Self.shell(#"cp app.log "$(printf 'caf\351.log')" && exec "$0" check --reporter json="$(printf 'r\351.json')" --output="$(printf 'o\351.txt')" --reporter xcode "$(printf 'caf\351.log')""#,
+        let run = try lctraceInShell(#"cp app.log "$(printf 'caf\351.log')" && exec "$0" check --reporter json="$(printf 'r\351.json')" --output="$(printf 'o\351.txt')" --reporter xcode "$(printf 'caf\351.log')""#,
                                  directory: directory)
         #expect(run.status == 0, "\(run.stderr)")
         // The names as the file system holds them, byte by byte: 0xE9 (octal 351), never U+FFFD's bytes.
-        let listing = try Self.shell("ls | od -An -c | tr -d ' \\n'", directory: directory).stdout
+        let listing = try lctraceInShell("ls | od -An -c | tr -d ' \\n'", directory: directory).stdout
         #expect(listing.contains(#"r351.json"#) && listing.contains(#"o351.txt"#) && !listing.contains("357277275"), "\(listing)")
-        let report = try Self.shell(#"cat "$(printf 'o\351.txt')""#, directory: directory).stdout
+        let report = try lctraceInShell(#"cat "$(printf 'o\351.txt')""#, directory: directory).stdout
         #expect(report.hasPrefix("caf\u{FFFD}.log:4: warning: [did-appear-twice]"), "\(report)")
     }
 
@@ -350,9 +350,5 @@ import Testing
         process.standardError = Pipe()
         try process.run()
         return process
-    }
-
-    static func shell(_ command: String, directory: URL) throws -> CommandResult {
-        try lctraceInShell(command, directory: directory)
     }
 }
