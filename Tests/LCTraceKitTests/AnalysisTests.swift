@@ -77,6 +77,7 @@ import Testing
         (.callbackOffMainThread, 6, .error),
         (.possibleLeak, 22, .warning),
         (.viewAppearedTwice, 3, .warning),
+        (.viewAppearedWhileCovered, 10, .warning),
         (.stateCallbackBeforeLaunch, 2, .error),
         (.launchRepeated, 5, .error),
         (.unexpectedStateCallback, 3, .warning),

@@ -353,7 +353,9 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
         let textSummary = try #require(textLines.last)
         #expect(textSummary.hasPrefix("Summary: \(plural(number("lines"), "line")) ("), "\(textSummary)")
         #expect(textSummary.hasSuffix("\(plural(number("events"), "event")), \(plural(number("sessions"), "session")), "
-                                      + "\(plural(number("controllers"), "controller")), \(plural(number("transitions"), "transition")); "
+                                      + "\(plural(number("controllers"), "controller")), "
+                                      + (number("views") > 0 ? "\(plural(number("views"), "SwiftUI view")), " : "")
+                                      + "\(plural(number("transitions"), "transition")); "
                                       + severities), "\(textSummary)")
         let markdown = String(decoding: try report("markdown"), as: UTF8.self)
         #expect(markdown.hasPrefix("## lctrace\n\n**\(severities)** in \(plural(number("sessions"), "session")) of "

@@ -23,6 +23,9 @@ import Testing
             "  A viewDidLoad", "_A viewDidLoad", "9A viewDidLoad", "A. viewDidLoad", "A viewDidLoad more words",
             "-[A viewDidLoad]", "[A viewDidLoad()](38)", "<M.A: 0x7fab> viewDidLoad()", "A\u{0B}viewDidLoad",
             "A >>>>\u{0C}viewDidLoad", "Networking: GET /x -> 200", "A>>viewDidLoad", "A >>>> viewDidLoad:(", "A viewDidLoad()()",
+            "UIHostingController<DetailView> viewDidLoad()", "UIHostingController<A<B>> >>>> viewDidAppear:", "A<B viewDidLoad()",
+            "A<> viewDidLoad", "A<B>x viewDidLoad()", "A<B> viewWillAppear:", "A<B, C<D>>] >>>> viewDidLoad", "A<B<C<D<E<F<G>>>>>> viewDidLoad()",
+            "<SwiftUI.UIHostingController<ModifiedContent<D, M<Optional<S>>>>: 0x7f> viewDidAppear(_:)", "-[A<B> viewDidLoad]",
         ]
         let header = "2016-03-17 16:02:37.277 LifeCycle[2148:117099] "
         let modern = "2024-02-09 09:14:03.118204+0100 ShopApp[4410:1e4a1x] "

@@ -113,7 +113,7 @@ extension Callback {
                 let bytes = Array(sample.message.utf8)
                 let message = try bytes.withUnsafeBytes { try parser.parse($0, message: 0..<$0.count) }
                 let read = try #require(message, "\(shape.name): \(sample.message) is not read")
-                let expectedClass = sample.className.map { name in Array(name.utf8).withUnsafeBytes { NameTable.reportedName($0[...]) } }
+                let expectedClass = sample.className.map { name in Array(name.utf8).withUnsafeBytes { ReportedClassName.of($0[...]) } }
                     ?? MessageParser.anonymousClass
                 #expect(read.className == expectedClass, "\(shape.name): \(sample.message)")
                 #expect(read.address == sample.address?.lowercased(), "\(shape.name): \(sample.message)")
@@ -200,7 +200,7 @@ extension Callback {
     }
 
     @Test func mangledSwiftNamesGiveTheirLastName() {
-        func name(_ text: String) -> String { Array(text.utf8).withUnsafeBytes { NameTable.reportedName($0[...]) } }
+        func name(_ text: String) -> String { Array(text.utf8).withUnsafeBytes { ReportedClassName.of($0[...]) } }
         #expect(name("_TtCV14__lldb_expr_9010SampleView11Coordinator") == "Coordinator")
         #expect(name("_TtC7ShopApp21ReceiptViewController") == "ReceiptViewController")
         #expect(name("__lldb_expr_90.SampleUIViewController") == "SampleUIViewController")

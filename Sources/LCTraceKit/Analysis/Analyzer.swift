@@ -233,10 +233,10 @@ public final class Analyzer: SessionFeed {
             case .session(var report):
                 report.index += offset
                 report.findings = report.findings.map(renumber)
-                count(report.controllerCount, report.transitionCount)
+                count(report)
                 sink.sessionClosed(report)
-            case .renderedSession(let item, let index, let controllers, let transitions):
-                count(controllers, transitions)
+            case .renderedSession(let item, let index, let counts):
+                count(counts)
                 sink.writeSession(item, index: index + offset)
             case .end(let input):
                 summary.inputs.append(input)
@@ -286,13 +286,16 @@ public final class Analyzer: SessionFeed {
 
     /// A session's final report: counted, and handed to the sink. (Its durations were taken as they were measured.)
     private func sessionClosed(_ report: SessionReport) {
-        count(report.controllerCount, report.transitionCount)
+        count(report)
         sink.sessionClosed(report)
     }
 
-    private func count(_ controllers: Int, _ transitions: Int) {
+    private func count(_ report: SessionReport) { count(SessionCounts(report)) }
+
+    private func count(_ counts: SessionCounts) {
         summary.sessions += 1
-        summary.controllers += controllers
-        summary.transitions += transitions
+        summary.controllers += counts.controllers
+        summary.views += counts.views
+        summary.transitions += counts.transitions
     }
 }

@@ -163,7 +163,7 @@ final class Recording: ReportSink, LiveEventSink, @unchecked Sendable {
         indirect case session(SessionReport)
         /// A session rendered by the worker (the sink's `sessionRendering`), numbered as the worker counted, with the
         /// counts the run's summary takes from it.
-        case renderedSession(RenderedItem, index: Int, controllers: Int, transitions: Int)
+        case renderedSession(RenderedItem, index: Int, counts: SessionCounts)
         indirect case end(InputSummary)
     }
 
@@ -226,7 +226,7 @@ final class Recording: ReportSink, LiveEventSink, @unchecked Sendable {
     func sessionClosed(_ session: SessionReport) {
         guard let sessionRendering = ahead.sessions else { items.append(.session(session)); return }
         items.append(.renderedSession(sessionRendering(session, into: renderedText), index: session.index,
-                                      controllers: session.controllerCount, transitions: session.transitionCount))
+                                      counts: SessionCounts(session)))
     }
     func endInput(_ summary: InputSummary) { items.append(.end(summary)) }
     func finish(_ summary: RunSummary) {}
@@ -256,5 +256,18 @@ final class RecyclingPool<Value>: @unchecked Sendable {
     /// Takes back a value its user has emptied.
     func give(_ value: Value) {
         idle.withLock { $0.append(value) }
+    }
+}
+
+/// What the run's summary counts of a session: its controllers, its SwiftUI views and its transitions.
+struct SessionCounts {
+    var controllers: Int
+    var views: Int
+    var transitions: Int
+
+    init(_ report: SessionReport) {
+        views = report.viewCount
+        controllers = report.controllerCount - views
+        transitions = report.transitionCount
     }
 }

@@ -44,6 +44,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     private var transitionReports: [TransitionReport] = []
     private var transitionsNotListed = 0
     private var leaks: LeakWatch
+    private var hostedViews = HostedViewWatch()
     private var mainThread = MainThreadCheck()
     private var postMortem: PostMortem
     private var launch = LaunchClock()
@@ -175,6 +176,17 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         let violation = instances.take(callback, by: instance, line: event.line, micros: eventMicros)
         if measuresLoad, let ms = instances.reports[instance].loadToFirstAppearMs {
             feed.duration(ms, of: .loadToFirstAppear, name: instances.reports[instance].className)
+        }
+        if let className = event.message.className {
+            if callback.family == .controller {
+                hostedViews.controller(className, callback: callback, phaseAfter: instances.lifecycles[instance].phase, line: event.line,
+                                       names: names) { instances.describedName(of: instance) }
+            } else if callback == .onAppear, let covering = hostedViews.viewAppeared(className) {
+                let wording = RuleCatalog.viewAppearedWhileCoveredWording(view: instances.describedName(of: instance),
+                                                                          controller: covering.controller, coveredAt: covering.line)
+                emit(Deviation(rule: .viewAppearedWhileCovered, line: event.line, subject: instances.name(of: instance),
+                               message: wording.message, expected: wording.expected, actual: wording.actual))
+            }
         }
         if let violation {
             let name = instances.describedName(of: instance)

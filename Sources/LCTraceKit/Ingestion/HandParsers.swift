@@ -256,7 +256,8 @@ enum HandMessageMatch: Equatable {
         let nameStart = i
         i = l.skip(.nameBody, from: i + 1, to: limit)
         let name = nameStart..<i
-        if i < limit, l[i] == 0x5D { return .undecided }
+        // `]` (a bracketed form) or `<` (a generic class's arguments): PCRE2 decides.
+        if i < limit, l[i] == 0x5D || l[i] == 0x3C { return .undecided }
 
         // Branch 3: \s*>{2,}\s*(selector)
         var j = l.skip(.space, from: i, to: limit)

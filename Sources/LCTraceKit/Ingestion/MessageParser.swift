@@ -38,7 +38,7 @@ enum MessageReading {
 public final class MessageParser {
     /// Groups, shared by every branch through a branch reset: 1 = class, 2 = address, 3 = selector.
     public static let pattern: String = {
-        let name = #"[A-Za-z_][\w.]*"#
+        let name = #"[A-Za-z_][\w.]*"# + genericArguments
         let selector = #"[A-Za-z_]\w*(?:\([\w:]*\)|:(?:[A-Za-z_]\w*:)*)?(?![A-Za-z_(])"#
         let objcSelector = #"[A-Za-z_]\w*(?::(?:[A-Za-z_]\w*:)*)?"#
         let swiftFunction = #"[A-Za-z_]\w*\([\w:]*\)"#
@@ -49,6 +49,16 @@ public final class MessageParser {
             + #"|\[?(\#(name))()\s+(\#(swiftFunction))"#
             + #"|(\#(name))()\s+(\#(objcSelector))\s*$"#
             + #")"#
+    }()
+
+    /// A generic class's arguments after its name, optional (`UIHostingController<ModifiedContent<DetailView, …>>`):
+    /// type names, `,`, `?`, `!`, `:`, brackets, parentheses and spaces, never empty, nested up to six deep; each level
+    /// possessive, so that an unclosed `<` is given up at once.
+    static let genericArguments: String = {
+        let text = #"[\w.,?!:\[\]() &]"#
+        var level = "<\(text)++>"
+        for _ in 1..<6 { level = "<(?:\(text)++|\(level))++>" }
+        return "(?:\(level))?"
     }()
 
     /// The anchored forms: the hand-written matcher in front of PCRE2, or PCRE2 alone (`MatcherChoice`).

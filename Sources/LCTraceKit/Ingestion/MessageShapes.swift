@@ -69,8 +69,9 @@ struct IdentityShape {
     /// Messages this shape reads, with the class and address it reads in them (checked by tests).
     let samples: [(message: String, className: String?, address: String?)]
 
-    /// A class as logged: a Swift module path or a mangled name is allowed.
-    static let name = #"[A-Za-z_$][\w.$]*"#
+    /// A class as logged: a Swift module path or a mangled name is allowed, and a generic class's arguments
+    /// (`MessageParser.genericArguments`).
+    static let name = #"[A-Za-z_$][\w.$]*"# + MessageParser.genericArguments
     /// What may stand before a message: spaces, bracketed or parenthesised tags (`[INFO]`), digits, punctuation,
     /// arrows, emoji and non-ASCII labels (`方法:`), anything but an ASCII letter or the start of an object.
     static let tags = #"(?:\s|\[[^\]\n]*\]|\([^)\n]*\)|[^\sA-Za-z_\[(<])*"#
@@ -105,7 +106,8 @@ struct IdentityShape {
                       ("[INFO] (-[CartVC viewWillDisappear:]) - Called for object <CartVC: 0x8b37770>, animated = YES", "CartVC", "0x8b37770")]),
         IdentityShape(
             name: "object", side: .before, meaning: .controller,
-            pattern: #"<(?<class>\#(name))(?::\s*(?<address>\#(address)))?>[^\w<(\[]*\z"#,
+            // Not a generic class's arguments (`UIHostingController<DetailView>`): no name right before the `<`.
+            pattern: #"(?<![\w$.])<(?<class>\#(name))(?::\s*(?<address>\#(address)))?>[^\w<(\[]*\z"#,
             samples: [("<App.DetailViewController: 0x7fd3e1c0a600>    >>>>    viewDidLoad", "App.DetailViewController", "0x7fd3e1c0a600"),
                       ("--> <_TtCV14__lldb_expr_9010SampleView11Coordinator: 0x600003f0c000> viewDidLoad()", "_TtCV14__lldb_expr_9010SampleView11Coordinator", "0x600003f0c000")]),
         IdentityShape(
@@ -376,7 +378,7 @@ final class LooseMessageReader {
             if let named = reading.className {
                 // The same class named again with its address: take the address.
                 if reading.address == nil, let className, let address,
-                   NameTable.reportedName(line[className]) == NameTable.reportedName(line[named]) {
+                   ReportedClassName.of(line[className]) == ReportedClassName.of(line[named]) {
                     reading.address = address
                 }
                 break
@@ -396,7 +398,7 @@ final class LooseMessageReader {
     static func isPlausibleClass(_ bytes: UnsafeRawBufferPointer.SubSequence, for callback: Callback) -> Bool {
         guard let first = bytes.first else { return false }
         if callback.family == .application || callback.family == .scene {
-            return NameTable.reportedName(bytes).lowercased().hasSuffix("delegate")
+            return ReportedClassName.base(ReportedClassName.of(bytes)).lowercased().hasSuffix("delegate")
         }
         return (first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z")) || first == UInt8(ascii: "_") || isControllerName(bytes)
     }
@@ -404,12 +406,13 @@ final class LooseMessageReader {
     /// Named like a view controller: the name (without its module) ends in `Controller` or `VC`, in any case, with
     /// digits after it allowed (`DetailViewController`, `SettingsVC`, `vc1`, `Table view controller`).
     static func isControllerName(_ bytes: UnsafeRawBufferPointer.SubSequence) -> Bool {
-        isControllerName(NameTable.reportedName(bytes))
+        isControllerName(ReportedClassName.of(bytes))
     }
 
-    /// `isControllerName` for a class name without its module.
+    /// `isControllerName` for a class name without its module (a generic class judged without its arguments:
+    /// `UIHostingController<DetailView>`).
     static func isControllerName(_ className: String) -> Bool {
-        let stem = className.lowercased().reversed().drop { $0.isNumber }
+        let stem = ReportedClassName.base(className).lowercased().reversed().drop { $0.isNumber }
         let word = String(stem.reversed())
         return word.hasSuffix("controller") || word.hasSuffix("vc")
     }

@@ -66,7 +66,7 @@ final class NameTable {
     @inline(__always)
     func className(logged bytes: UnsafeRawBufferPointer) -> ClassName? {
         if let known = classesByBytes.value(for: bytes) { return known }
-        guard let name = className(NameTable.reportedName(bytes[...])) else { return nil }
+        guard let name = className(ReportedClassName.of(bytes[...])) else { return nil }
         classesByBytes.store(name, for: bytes)
         return name
     }
@@ -102,38 +102,6 @@ final class NameTable {
     }
     subscript(id: InstanceID) -> String { instanceIDs.texts[Int(id.number)] }
     subscript(process: ProcessName) -> String { processes.texts[Int(process.number)] }
-
-    /// `Module.Class` → `Class`; a Swift mangled class name (`_TtC7ShopApp14CartController`,
-    /// `_TtCV14__lldb_expr_9010SampleView11Coordinator`) → its last name (`CartController`, `Coordinator`).
-    static func reportedName(_ bytes: UnsafeRawBufferPointer.SubSequence) -> String {
-        if let demangled = demangled(bytes) { return demangled }
-        let lastDot = bytes.lastIndex(of: 0x2E)
-        let name = lastDot.map { bytes[($0 + 1)...] } ?? bytes
-        return String(decoding: name.isEmpty ? bytes : name, as: UTF8.self)
-    }
-
-    /// The last name of an old-style Swift mangled type name: `_Tt`, the kinds of the nested types (`C` class, `V`
-    /// struct, `O` enum, `P` protocol), then each name as its length in digits and its characters. Nil when `bytes`
-    /// are not one.
-    static func demangled(_ bytes: UnsafeRawBufferPointer.SubSequence) -> String? {
-        guard bytes.count > 4, bytes[bytes.startIndex] == UInt8(ascii: "_"), bytes[bytes.startIndex + 1] == UInt8(ascii: "T"),
-              bytes[bytes.startIndex + 2] == UInt8(ascii: "t") else { return nil }
-        var index = bytes.startIndex + 3
-        while index < bytes.endIndex, "CVOP".utf8.contains(bytes[index]) { index += 1 }
-        guard index > bytes.startIndex + 3 else { return nil }
-        var last: Range<Int>?
-        while index < bytes.endIndex {
-            var length = 0
-            while index < bytes.endIndex, bytes[index] >= 0x30, bytes[index] <= 0x39, length < 10_000 {
-                length = length * 10 + Int(bytes[index] - 0x30)
-                index += 1
-            }
-            guard length > 0, index + length <= bytes.endIndex else { return nil }
-            last = index..<(index + length)
-            index += length
-        }
-        return last.map { String(decoding: bytes[$0], as: UTF8.self) }
-    }
 }
 
 /// A value for each class name, kept in an array by the name's number: found without hashing the name, on every

@@ -35,6 +35,7 @@ public enum Rule: String, Sendable, CaseIterable, Codable {
     case possibleLeak = "possible-leak"
     // One SwiftUI view instance
     case viewAppearedTwice = "view-appeared-twice"
+    case viewAppearedWhileCovered = "view-appeared-while-covered"
     // App and scene delegates (ground truth §1–§3)
     case stateCallbackBeforeLaunch = "state-callback-before-launch"
     case launchRepeated = "launch-repeated"

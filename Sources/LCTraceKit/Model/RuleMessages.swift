@@ -140,6 +140,11 @@ extension RuleCatalog {
 
     // MARK: Transitions and sessions
 
+    static func viewAppearedWhileCoveredWording(view: String, controller: String, coveredAt line: Int) -> Wording {
+        Wording(message: "onAppear on SwiftUI view \(view) while \(controller), which hosts it, is covered (viewDidDisappear at line \(line), not shown again since)",
+                expected: "onAppear when \(controller) appears again", actual: "onAppear while covered")
+    }
+
     static func slowTransitionWording(kind: TransitionKind, controllers: [String], durationMs: Double, thresholdMs: Double) -> Wording {
         Wording(message: "\(kind.rawValue) \(controllers.joined(separator: " → ")) took \(JSONValue.format(durationMs)) ms (threshold \(JSONValue.format(thresholdMs)) ms)",
                 expected: "at most \(JSONValue.format(thresholdMs)) ms", actual: "\(JSONValue.format(durationMs)) ms")

@@ -146,6 +146,7 @@ enum ReportJSON {
         w.member("events", summary.events)
         w.member("sessions", summary.sessions)
         w.member("controllers", summary.controllers)
+        w.member("views", summary.views)
         w.member("transitions", summary.transitions)
         w.key("findings")
         w.object { w in

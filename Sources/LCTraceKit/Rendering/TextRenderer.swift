@@ -297,7 +297,7 @@ public final class TextRenderer: ReportSink {
                      + (summary.truncatedLines > 0 ? ", \(summary.truncatedLines) truncated" : "") + ")"]
         parts.append(plural(summary.events, "event") + (summary.unreadTimes > 0 ? " (\(summary.unreadTimes) with a time that could not be read)" : ""))
         parts.append(plural(summary.sessions, "session"))
-        parts.append(plural(summary.controllers, "controller"))
+        parts.append(plural(summary.controllers, "controller") + (summary.views > 0 ? ", " + plural(summary.views, "SwiftUI view") : ""))
         parts.append(plural(summary.transitions, "transition"))
         let counts = [Severity.error, .warning, .info].map { severity in
             let text = plural(summary.findings(severity), severity.rawValue)

@@ -199,6 +199,8 @@ public struct SessionReport: Sendable, Equatable {
 
     /// Every controller instance of the session, listed or not.
     public var controllerCount: Int { unlistedControllers.reduce(controllers.count) { $0 + $1.instances } }
+    /// The SwiftUI views among `controllers` (views are listed with the controllers, kind `.view`).
+    public var viewCount: Int { controllers.reduce(0) { $0 + ($1.kind == .view ? 1 : 0) } }
     public var transitionCount: Int { transitions.count + transitionsNotListed }
     public var findingCount: Int { findings.count + findingsNotListed }
 }
@@ -338,7 +340,9 @@ public struct InputSummary: Sendable, Equatable {
 public struct RunSummary: Sendable, Equatable {
     public var inputs: [InputSummary] = []
     public var sessions = 0
+    /// View controllers, and SwiftUI views apart.
     public var controllers = 0
+    public var views = 0
     public var transitions = 0
     public var findings: [Severity: Int] = [:]
     /// viewDidLoad → first viewDidAppear per controller class, and durations per transition kind.

@@ -1,0 +1,67 @@
+/// Ties a SwiftUI view to the controller that shows it, where the log names both: a `UIHostingController<DetailView>`
+/// (as reports name it) hosts `DetailView`. While that controller is covered — its viewDidDisappear logged, and no
+/// appearance of it since — its screen is off the window, so an onAppear of its root view is SwiftUI acting on a view
+/// the user cannot see (rule `view-appeared-while-covered`). Navigation logged by SwiftUI views alone tells no
+/// covering, and is not judged.
+///
+/// A plain value: the session hands it each hosting controller's callbacks and each view's onAppear, and it returns
+/// the covering an onAppear falls in, if any.
+struct HostedViewWatch {
+    /// When a hosting controller's root view was covered: the line of its viewDidDisappear and the controller's name.
+    struct Covering: Equatable {
+        var line: Int
+        var controller: String
+    }
+
+    private enum Hosted {
+        case unchecked
+        case nothing
+        case view(ClassName)
+    }
+
+    /// By controller class: the SwiftUI view it hosts, worked out once per class.
+    private var hostedViews = ClassTable<Hosted>(empty: .unchecked)
+    /// By view class: the covering of the controller that hosts it, while it lasts.
+    private var coverings = ClassTable<Covering?>(empty: nil)
+    /// Whether any class seen is a hosting controller: until one is, a view's onAppear is not looked up.
+    private var hostsAny = false
+
+    static let hostingClass = "UIHostingController"
+
+    /// Callbacks of a hosting controller that end a covering: it is created, loaded or appears again, or is gone.
+    private static let uncovering: Set<Callback> = [.initialize, .loadView, .viewDidLoad, .viewWillAppear, .viewIsAppearing,
+                                                    .viewDidAppear, .dealloc]
+
+    /// A controller's callback, with its phase after it.
+    mutating func controller(_ className: ClassName, callback: Callback, phaseAfter: ControllerPhase, line: Int,
+                             names: NameTable, controllerName: () -> String) {
+        guard case .view(let view) = hosted(by: className, names: names) else { return }
+        if callback == .viewDidDisappear, phaseAfter == .hidden {
+            coverings[view] = Covering(line: line, controller: controllerName())
+        } else if HostedViewWatch.uncovering.contains(callback) {
+            coverings[view] = nil
+        }
+    }
+
+    /// A SwiftUI view's onAppear: the covering of its hosting controller it happened in, if any.
+    func viewAppeared(_ className: ClassName) -> Covering? {
+        hostsAny ? coverings[className] : nil
+    }
+
+    private mutating func hosted(by className: ClassName, names: NameTable) -> Hosted {
+        let known = hostedViews[className]
+        guard case .unchecked = known else { return known }
+        let name = names[className]
+        var hosted = Hosted.nothing
+        if ReportedClassName.base(name) == HostedViewWatch.hostingClass, let open = name.firstIndex(of: "<"), name.last == ">" {
+            let argument = name[name.index(after: open)..<name.index(before: name.endIndex)]
+            // A root view with arguments of its own, or several, is named as it is written (`List<Row>`).
+            if !argument.isEmpty, argument != "…", let view = names.className(String(argument)) {
+                hosted = .view(view)
+                hostsAny = true
+            }
+        }
+        hostedViews[className] = hosted
+        return hosted
+    }
+}
