@@ -61,7 +61,7 @@ struct LineFormatOptions: ParsableArguments {
     var pattern: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "How --pattern's time group is written, strftime-like: %Y %y %m %b %d %e %H %M %S %f %L %z %s %T %F %%; a space matches spaces.",
+        "How --pattern's time group is written, strftime-like: %Y %y %m %b %d %e %j %a %H %I %p %M %S %f %L %z %s %T %F %%; a space matches spaces.",
         valueName: "format"))
     var timeFormat: String?
 

@@ -462,6 +462,20 @@ import PCRE2
         #expect(try micros("%b %e %H:%M:%S", "Feb 19 09:14:03") == Timestamp.microseconds("Feb 19 09:14:03"))
         #expect(try micros("%H:%M:%S.%f", "09:14:03.118204") == Timestamp.microseconds("09:14:03.118204"))
         #expect(try micros("[%H:%M:%S%%]", "[09:14:03%]") == Timestamp.microseconds("09:14:03"))
+        // A 12-hour clock, the day of the year, weekday names (ctime's `Fri Feb  9 09:14:03 2024`).
+        #expect(try micros("%m/%d/%Y %I:%M:%S.%L %p", "02/09/2024 09:14:03.118 AM") == reference)
+        #expect(try micros("%m/%d/%Y %I:%M:%S.%L %p", "02/09/2024 9:14:03.118 a.m.") == reference)
+        #expect(try micros("%m/%d/%Y %I:%M:%S %p", "02/09/2024 12:14:03 am") == Timestamp.microseconds("2024-02-09 00:14:03"))
+        #expect(try micros("%m/%d/%Y %I:%M:%S %p", "02/09/2024 12:14:03 PM") == Timestamp.microseconds("2024-02-09 12:14:03"))
+        #expect(try micros("%m/%d/%Y %I:%M:%S %p", "02/09/2024 09:14:03 pm") == Timestamp.microseconds("2024-02-09 21:14:03"))
+        #expect(try micros("%Y.%j %T.%L", "2024.040 09:14:03.118") == reference)
+        #expect(try micros("%Y.%j %T", "2024.366 09:14:03") == Timestamp.microseconds("2024-12-31 09:14:03"))
+        #expect(try micros("%a %b %e %T %Y", "Fri Feb  9 09:14:03 2024") == Timestamp.microseconds("2024-02-09 09:14:03"))
+        #expect(try micros("%A, %d %B %Y %T", "friday, 09 February 2024 09:14:03") == Timestamp.microseconds("2024-02-09 09:14:03"))
+        for (format, text) in [("%I:%M %p", "13:14 PM"), ("%I:%M %p", "00:14 AM"), ("%I:%M %p", "09:14 XM"), ("%I:%M %p", "09:14 a.m"),
+                               ("%Y.%j", "2023.366"), ("%Y.%j", "2024.000"), ("%a %T", "Fry 09:14:03")] {
+            #expect(try micros(format, text) == nil, "\(format) \(text)")
+        }
         // Digits below a microsecond are dropped; a fraction of more than nine digits is not read.
         #expect(try micros("%T.%f", "09:14:03.123456789") == Timestamp.microseconds("09:14:03.123456"))
         for (format, text) in [("%F %T", "2024-02-30 09:14:03"), ("%F %T", "2024-02-09 24:00:00"), ("%F %T", "2024-02-09 09:60:00"),
@@ -470,7 +484,8 @@ import PCRE2
                                ("%F %T%z", "2024-02-09 09:14:03+25:00"), ("%Y", "24"), ("%s", "")] {
             #expect(try micros(format, text) == nil, "\(format) \(text)")
         }
-        for bad in ["%q", "%", "plain", "%H %H", "%d %e", "%f %L", "%s %H", "%s %z"] {
+        for bad in ["%q", "%", "plain", "%H %H", "%d %e", "%f %L", "%s %H", "%s %z", "%I:%M", "%H:%M %p", "%H %I %p", "%Y %j %m",
+                    "%j %d"] {
             #expect(throws: TimeFormatError.self, "\(bad)") { _ = try TimeFormat(bad) }
         }
     }

@@ -12,6 +12,9 @@
 /// | `%d` | the day of the month, 1–31 |
 /// | `%e` | the day of the month, a leading space allowed (` 9`) |
 /// | `%H` | the hour, 0–23 |
+/// | `%I`, `%p` | the hour on a 12-hour clock, 1–12, and `AM` or `PM` (in any case, `a.m.`/`p.m.` too); one needs the other |
+/// | `%j` | the day of the year, 1–366 (instead of a month and a day) |
+/// | `%a`, `%A` | the weekday's English name, abbreviated or whole, in any case: read and not checked |
 /// | `%M` | the minute, 0–59 |
 /// | `%S` | the second, 0–60 |
 /// | `%f` | a fraction of a second, 1–9 digits (what follows the `.` or `,` the format writes before it) |
@@ -36,6 +39,7 @@ public struct TimeFormat: Sendable, Equatable {
         case spaces
         case year, shortYear, month, monthName, day, spacePaddedDay, hour, minute, second
         case fraction, milliseconds, zone, epoch
+        case twelveHour, meridiem, dayOfYear, weekdayName
     }
 
     public init(_ text: String) throws(TimeFormatError) {
@@ -58,6 +62,10 @@ public struct TimeFormat: Sendable, Equatable {
             case UInt8(ascii: "d"): steps.append(.day)
             case UInt8(ascii: "e"): steps.append(.spacePaddedDay)
             case UInt8(ascii: "H"): steps.append(.hour)
+            case UInt8(ascii: "I"): steps.append(.twelveHour)
+            case UInt8(ascii: "p"): steps.append(.meridiem)
+            case UInt8(ascii: "j"): steps.append(.dayOfYear)
+            case UInt8(ascii: "a"), UInt8(ascii: "A"): steps.append(.weekdayName)
             case UInt8(ascii: "M"): steps.append(.minute)
             case UInt8(ascii: "S"): steps.append(.second)
             case UInt8(ascii: "f"): steps.append(.fraction)
@@ -70,7 +78,7 @@ public struct TimeFormat: Sendable, Equatable {
             default:
                 let shown = String(decoding: [directive], as: UTF8.self)
                 throw TimeFormatError("%\(shown) in \(text) is not a directive lctrace reads; it reads "
-                                      + "%Y %y %m %b %h %B %d %e %H %M %S %f %L %z %s %T %F %%")
+                                      + "%Y %y %m %b %h %B %d %e %j %a %A %H %I %p %M %S %f %L %z %s %T %F %%")
             }
         }
         try TimeFormat.check(steps, text: text)
@@ -92,12 +100,20 @@ public struct TimeFormat: Sendable, Equatable {
             case .month, .monthName: "month"
             case .day, .spacePaddedDay: "day"
             case .fraction, .milliseconds: "fraction of a second"
+            case .hour, .twelveHour: "hour"
             default: "\(step)"
             }
         }
         var seen: Set<String> = []
         for field in fields where !seen.insert(kind(field)).inserted {
             throw TimeFormatError("\(text) reads the \(kind(field)) twice")
+        }
+        if fields.contains(.twelveHour) != fields.contains(.meridiem) {
+            throw TimeFormatError("\(text) has " + (fields.contains(.twelveHour) ? "%I without %p" : "%p without %I")
+                                  + ": a 12-hour clock needs both the hour and AM/PM")
+        }
+        if seen.contains("dayOfYear"), seen.contains("month") || seen.contains("day") {
+            throw TimeFormatError("\(text) has %j with a month or a day of the month; %j is the date with the year alone")
         }
         if seen.contains("epoch"), !seen.isSubset(of: ["epoch", "fraction of a second"]) {
             throw TimeFormatError("\(text) has %s with other date or time fields; %s may only be followed by a fraction (%f or %L)")
@@ -110,6 +126,8 @@ public struct TimeFormat: Sendable, Equatable {
         var s = ByteScanner(text)
         var year: Int?, month: Int?, day: Int?
         var hour = 0, minute = 0, second = 0
+        var afternoon: Bool?
+        var dayOfYear: Int?
         var fraction: Int64 = 0
         var zoneOffset: Int64 = 0
         var epoch: Int64?
@@ -142,6 +160,17 @@ public struct TimeFormat: Sendable, Equatable {
             case .hour:
                 guard let value = s.digits(upTo: 2) else { return nil }
                 hour = value
+            case .twelveHour:
+                guard let value = s.digits(upTo: 2), (1...12).contains(value) else { return nil }
+                hour = value
+            case .meridiem:
+                guard let value = TimeFormat.meridiem(&s) else { return nil }
+                afternoon = value
+            case .dayOfYear:
+                guard let value = s.digits(upTo: 3), (1...366).contains(value) else { return nil }
+                dayOfYear = value
+            case .weekdayName:
+                guard TimeFormat.name(&s, among: TimeFormat.weekdayNames) != nil else { return nil }
             case .minute:
                 guard let value = s.digits(upTo: 2) else { return nil }
                 minute = value
@@ -164,9 +193,15 @@ public struct TimeFormat: Sendable, Equatable {
         }
         guard s.peek == nil else { return nil }
         if let epoch { return epoch * 1_000_000 + fraction }
+        if let afternoon { hour = hour % 12 + (afternoon ? 12 : 0) }
         guard ByteScanner.isTimeOfDay(hours: hour, minutes: minute, seconds: second) else { return nil }
         var micros = Int64((hour * 60 + minute) * 60 + second) * 1_000_000 + fraction - zoneOffset
-        if year != nil || month != nil || day != nil {
+        if let dayOfYear {
+            let y = year ?? 2000
+            let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)
+            guard dayOfYear <= (leap ? 366 : 365) else { return nil }
+            micros += (Timestamp.daysFromCivil(year: y, month: 1, day: 1) + Int64(dayOfYear - 1)) * 86_400_000_000
+        } else if year != nil || month != nil || day != nil {
             let (y, m, d) = (year ?? 2000, month ?? 1, day ?? 1)
             guard Timestamp.isDate(year: y, month: m, day: d) else { return nil }
             micros += Timestamp.daysFromCivil(year: y, month: m, day: d) * 86_400_000_000
@@ -182,9 +217,28 @@ public struct TimeFormat: Sendable, Equatable {
     private static let monthNames: [[UInt8]] = ["january", "february", "march", "april", "may", "june", "july", "august",
                                                 "september", "october", "november", "december"].map { Array($0.utf8) }
 
+    private static let weekdayNames: [[UInt8]] = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
+                                                  "sunday"].map { Array($0.utf8) }
+
+    /// `AM` or `PM` (`a.m.`, `p.m.`), in any case: whether it is the afternoon.
+    private static func meridiem(_ s: inout ByteScanner) -> Bool? {
+        guard let first = s.peek, first | 0x20 == UInt8(ascii: "a") || first | 0x20 == UInt8(ascii: "p") else { return nil }
+        s.advance()
+        let dotted = s.skip(UInt8(ascii: "."))
+        guard let m = s.peek, m | 0x20 == UInt8(ascii: "m") else { return nil }
+        s.advance()
+        if dotted { guard s.skip(UInt8(ascii: ".")) else { return nil } }
+        return first | 0x20 == UInt8(ascii: "p")
+    }
+
     /// A month's English name, whole or its first three letters, in any case: 1–12.
     private static func monthName(_ s: inout ByteScanner) -> Int? {
-        for (index, name) in monthNames.enumerated() {
+        name(&s, among: monthNames)
+    }
+
+    /// One of `names` (lower-case), whole or its first three letters, in any case: its number from 1.
+    private static func name(_ s: inout ByteScanner, among names: [[UInt8]]) -> Int? {
+        for (index, name) in names.enumerated() {
             for length in [name.count, 3] where matches(s, name.prefix(length)) {
                 s.index += length
                 return index + 1
