@@ -178,7 +178,7 @@ public struct SessionTimeline: Sendable {
     /// timeline when it goes on past the cut) and, inside it, its appearance states.
     private mutating func layOut(_ controller: ControllerReport, _ ticks: Ticks) {
         let id = tracks.count
-        let detail = "\(controller.className) · identity \(controller.identity.rawValue) · final phase \(controller.finalPhase.rawValue)"
+        let detail = (controller.kind == .view ? "SwiftUI view " : "") + "\(controller.className) · identity \(controller.identity.rawValue) · final phase \(controller.finalPhase.rawValue)"
         tracks.append(Track(id: id, name: controller.id, kind: .controller, detail: detail))
         let events = SessionTimeline.drawn(controller.events, before: cut)
         guard let first = events.first, let last = events.last else { return }
