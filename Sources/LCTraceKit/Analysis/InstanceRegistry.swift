@@ -84,6 +84,44 @@ enum InferenceRules {
 
     /// How many live instances of one class are weighed against each other at most.
     static let maxCandidates = 8
+
+    /// The callbacks whose instance a later callback can prove wrong: they move an instance through its life or onto
+    /// and off the stacks. A layout or memory-warning callback changes nothing a later one could contradict.
+    static let decisiveCallbacks: Set<Callback> = [.loadView, .viewDidLoad, .viewWillAppear, .viewDidAppear, .viewWillDisappear,
+                                                   .viewDidDisappear, .dealloc]
+
+    /// Whether an instance less plausible than the chosen one (by `extraRank`) is kept as a second reading of the log
+    /// (`IdentityReadings`): a near-tie on a decisive callback, where the log so far cannot tell which instance it was.
+    /// A load callback is the loading instance's when one is loading (`chosen`), and is read as a reload of a loaded
+    /// view (`existing`, rank 2 against a new instance's 1) only when a memory warning may have unloaded it: a reload
+    /// without one is itself a finding, never the better reading.
+    static func keepsAlternative(_ callback: Callback, extraRank: Int, chosen: ControllerLifecycle?, existing: ControllerLifecycle?) -> Bool {
+        guard extraRank <= 1, decisiveCallbacks.contains(callback) else { return false }
+        if callback == .viewDidLoad || callback == .loadView {
+            if let chosen, chosen.phase == .loading || chosen.isOnlyCreated { return false }
+            if let existing { return existing.viewMayBeUnloaded || existing.phase == .unloaded }
+        }
+        return true
+    }
+}
+
+/// Where a callback goes: an existing instance, or a new one.
+enum InstanceChoice: Equatable {
+    case existing(Int)
+    case new
+}
+
+/// What routing decided for a callback: the most plausible instance, how implausible it is (its rank: 0 is what the
+/// log leads one to expect), and another nearly as plausible, with its rank, when the log so far cannot tell the two
+/// apart. The session keeps a reading of the log for each (`IdentityReadings`) until later callbacks decide.
+struct RoutingDecision {
+    var choice: InstanceChoice
+    var rank = 0
+    /// Several live instances were weighed: the one chosen is inferred.
+    var weighed = false
+    var alternative: (choice: InstanceChoice, rank: Int)?
+
+    static func certain(_ choice: InstanceChoice) -> RoutingDecision { RoutingDecision(choice: choice) }
 }
 
 /// Identity: which instance each controller callback belongs to, and the instances' lives and reports (kept side by
@@ -150,40 +188,61 @@ struct InstanceRegistry {
 
     /// The instance a callback belongs to; a new one when no live instance can be it.
     mutating func route(_ event: borrowing Event, names: NameTable, roles: some InstanceRoles) -> Int {
+        let decision = decide(event, roles: roles)
+        return instance(for: decision.choice, weighed: decision.weighed, event: event, names: names)
+    }
+
+    /// Which instance the callback belongs to, and which other one it may as well belong to. Notes which classes log
+    /// their loading; makes no instance.
+    mutating func decide(_ event: borrowing Event, roles: some InstanceRoles) -> RoutingDecision {
         let callback = event.callback
         let key = InstanceKey(event.message)
         if callback.beginsLife {
             logsViewLoading = true
             if let className = key.className { classesLoggingLoad[className] = true }
         }
-        guard let list = index.list(key) else { return makeInstance(for: event, key: key, names: names) }
+        guard let list = index.list(key) else { return .certain(.new) }
         if key.label != nil {
             // An address or id proves identity; a dead one reused starts a new instance. A forgotten one is new.
             guard let newest = remembered(list.newest) else {
                 index.forget(key)
-                return makeInstance(for: event, key: key, names: names)
+                return .certain(.new)
             }
-            return lifecycles[newest].phase == .dead && callback.beginsLife ? makeInstance(for: event, key: key, names: names) : newest
+            return .certain(lifecycles[newest].phase == .dead && callback.beginsLife ? .new : .existing(newest))
         }
-        if callback == .initialize { return makeInstance(for: event, key: key, names: names) }
+        if callback == .initialize { return .certain(.new) }
         let logsLoading = key.className.map { classesLoggingLoad[$0] } ?? logsViewLoading
         let newRank = InferenceRules.newInstanceRank(callback, classLogsLoading: logsLoading)
         if list.live == 0 {
             // Every instance of the class is dead: a new life, or a callback after dealloc on the newest.
-            guard newRank == nil, logsLoading, let newest = remembered(list.newest) else {
-                return makeInstance(for: event, key: key, names: names)
-            }
-            return newest
+            guard newRank == nil, logsLoading, let newest = remembered(list.newest) else { return .certain(.new) }
+            return .certain(.existing(newest))
         }
-        if list.live == 1, newRank == nil, list.newest == list.newestLive { return list.newestLive }
-        if let chosen = choose(among: list, callback: callback, newRank: newRank, roles: roles) { return chosen }
-        return makeInstance(for: event, key: key, names: names)
+        if list.live == 1, newRank == nil, list.newest == list.newestLive { return .certain(.existing(list.newestLive)) }
+        return choose(among: list, callback: callback, newRank: newRank, roles: roles)
     }
 
-    /// The most plausible live instance for the callback: legal first, then by rank, then the newest. Nil when a new
-    /// instance is more plausible than any of them.
-    private mutating func choose(among list: InstanceIndex.List, callback: Callback, newRank: Int?, roles: some InstanceRoles) -> Int? {
-        var best: (instance: Int, illegal: Bool, rank: Int)?
+    /// The instance a decision chose: made when it is a new one.
+    mutating func instance(for choice: InstanceChoice, weighed: Bool, event: borrowing Event, names: NameTable) -> Int {
+        switch choice {
+        case .existing(let instance):
+            if weighed { reports[instance].identity = .inferred }
+            return instance
+        case .new:
+            return makeInstance(for: event, key: InstanceKey(event.message), names: names)
+        }
+    }
+
+    /// The most plausible live instance for the callback: legal first, then by rank, then the newest; a new instance
+    /// when it is more plausible than any of them. The runner-up, when it is legal and nearly as plausible, is the
+    /// alternative.
+    private func choose(among list: InstanceIndex.List, callback: Callback, newRank: Int?, roles: some InstanceRoles) -> RoutingDecision {
+        typealias Candidate = (instance: Int, illegal: Bool, rank: Int)
+        func precedes(_ one: Candidate, _ other: Candidate) -> Bool {
+            (one.illegal ? 1 : 0, one.rank) < (other.illegal ? 1 : 0, other.rank)
+        }
+        var best: Candidate?
+        var second: Candidate?
         var considered = 0
         var candidate: Int? = list.newestLive >= 0 ? list.newestLive : nil
         while let instance = candidate, considered < InferenceRules.maxCandidates {
@@ -191,13 +250,34 @@ struct InstanceRegistry {
             considered += 1
             let illegal = lifecycles[instance].judge(callback) != nil
             let rank = InferenceRules.rank(callback, lifecycles[instance]) { roles.facts(of: instance, for: callback) }
-            if let current = best, (current.illegal ? 1 : 0, current.rank) <= (illegal ? 1 : 0, rank) { continue }
-            best = (instance, illegal, rank)
+            let entry = (instance, illegal, rank)
+            if let current = best, !precedes(entry, current) {
+                if second.map({ precedes(entry, $0) }) ?? true { second = entry }
+                continue
+            }
+            second = best
+            best = entry
         }
-        if let newRank, best.map({ $0.illegal || newRank < $0.rank }) ?? true { return nil }
-        guard let best else { return nil }
-        if considered > 1 { reports[best.instance].identity = .inferred }
-        return best.instance
+        if let newRank, best.map({ $0.illegal || newRank < $0.rank }) ?? true {
+            var decision = RoutingDecision(choice: .new, rank: newRank)
+            if let best, !best.illegal,
+               InferenceRules.keepsAlternative(callback, extraRank: best.rank - newRank, chosen: nil, existing: lifecycles[best.instance]) {
+                decision.alternative = (.existing(best.instance), best.rank)
+            }
+            return decision
+        }
+        guard let best else { return .certain(.new) }
+        var decision = RoutingDecision(choice: .existing(best.instance), rank: best.rank, weighed: considered > 1)
+        guard !best.illegal else { return decision }
+        if let second, !second.illegal,
+           InferenceRules.keepsAlternative(callback, extraRank: second.rank - best.rank, chosen: lifecycles[best.instance],
+                                           existing: lifecycles[second.instance]) {
+            decision.alternative = (.existing(second.instance), second.rank)
+        } else if let newRank,
+                  InferenceRules.keepsAlternative(callback, extraRank: newRank - best.rank, chosen: lifecycles[best.instance], existing: nil) {
+            decision.alternative = (.new, newRank)
+        }
+        return decision
     }
 
     private mutating func makeInstance(for event: borrowing Event, key: InstanceKey, names: NameTable) -> Int {

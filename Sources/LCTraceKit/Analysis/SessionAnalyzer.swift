@@ -1,7 +1,9 @@
+import Foundation
 /// Analyses one session. It hands each event to the part that judges it — the app and scene state machines, the
 /// instance registry and each controller's lifecycle, the transition tracker, the leak and main-thread checks, the
 /// post-mortem — and turns what they find into findings, sent to the feed the moment they are decided and kept in the
 /// session's report. What the report keeps is bounded by `SessionLimits`, and the rest counted.
+let debugReadings = getenv("LCTRACE_DEBUG_READINGS") != nil
 final class SessionAnalyzer: TransitionContext, InstanceRoles {
     let index: Int
     let input: String
@@ -51,6 +53,22 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     private var findings: [Finding] = []
     private var findingsNotListed = 0
     private(set) var eventCount = 0
+
+    // The reading of who is who in play is the parts above (instances, transitions, leaks, hostedViews, the transition
+    // reports and the findings); `otherReadings` are the others kept while the log cannot tell them apart.
+    private var otherReadings: [IdentityReading] = []
+    /// Readings made while the event in hand is taken, kept with the others once every reading took it.
+    private var newReadings: [IdentityReading] = []
+    /// The reading in play's cost (`IdentityReading.cost`).
+    private var cost = 0
+    /// Whether output is held (several readings are kept), what the reading in play holds, and the event count when
+    /// holding began.
+    private var holding = false
+    private var held: [HeldOutput] = []
+    private var holdingSince = 0
+    /// Taking the part of an event that every reading shares (app, clock, threads): while output is held, what it
+    /// finds goes to every reading.
+    private var inSharedPart = false
 
     var sawFinishLaunching: Bool { activity.sawFinishLaunching }
 
@@ -109,14 +127,11 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         eventCount += 1
         endLine = event.line
         if eventCount == limits.timelineEvents + 1 { timelineCut = event.line }
+        inSharedPart = holding
+        defer { inSharedPart = false }
         let stepsBack = clock.stepsBack
         eventMicros = clock.time(of: event.micros, written: event.time, line: event.line)
         if clock.stepsBack != stepsBack { emitClockStep(line: event.line, time: event.time) }
-        if let micros = eventMicros {
-            if leaks.isWatching {
-                for leak in leaks.expire(now: micros, classLogsDealloc: classLogsDealloc) { emitLeak(leak, confirmed: true) }
-            }
-        }
         let callback = event.callback
         // Once the main thread is known, a callback logged on it decides nothing: the common case, checked first.
         if let thread = event.thread, !mainThread.isMain(thread) {
@@ -126,28 +141,72 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         }
         postMortem.note(line: event.line, message: event.message)
         launch.note(callback, micros: eventMicros)
+        inSharedPart = false
 
         switch callback.family {
         case .controller, .view:
             // A SwiftUI view is kept per instance like a controller; only appearance callbacks make transitions.
+            expireLeaks()
             handleController(event)
-        case .application, .scene, .marker:
+            if holding {
+                for index in otherReadings.indices {
+                    exchange(&otherReadings[index])
+                    expireLeaks()
+                    handleController(event)
+                    exchange(&otherReadings[index])
+                }
+            }
+            settleReadings()
+        case .application, .scene, .marker, .intent:
+            inEveryReading { $0.expireLeaks() }
+            inSharedPart = holding
             handleApplication(event)
-        case .intent:
-            handleApplication(event)
-            if let kind = callback.declaredKind { transitions.declare(kind, line: event.line, context: self) }
+            inSharedPart = false
+            if let kind = callback.declaredKind {
+                let line = event.line
+                inEveryReading { $0.transitions.declare(kind, line: line, context: $0) }
+            }
+            if holding { settleReadings() }
         }
     }
 
-    func close() -> SessionReport {
-        let inFlight = transitions.isInFlight(self)
-        transitions.finish(self)
-        emit(mainThread.finish())
-        for leak in leaks.finish() { emitLeak(leak, confirmed: classLogsDealloc(leak.controller)) }
-        if let ending = postMortem.ending(inFlight: inFlight, appPhase: app.finalPhase, scenes: activity.sceneReports,
-                                          reachedBackgroundOrEnd: activity.reachedBackgroundOrEnd, endLine: endLine) {
-            emit(ending)
+    /// Runs `body` in every reading kept, the one in play first.
+    private func inEveryReading(_ body: (SessionAnalyzer) -> Void) {
+        body(self)
+        guard holding else { return }
+        for index in otherReadings.indices {
+            exchange(&otherReadings[index])
+            body(self)
+            exchange(&otherReadings[index])
         }
+    }
+
+    private func expireLeaks() {
+        guard let micros = eventMicros, leaks.isWatching else { return }
+        for leak in leaks.expire(now: micros, classLogsDealloc: classLogsDealloc) { emitLeak(leak, confirmed: true) }
+    }
+
+    func close() -> SessionReport {
+        var inFlight: [Bool] = []
+        inEveryReading { session in
+            inFlight.append(session.transitions.isInFlight(session))
+            session.transitions.finish(session)
+        }
+        inSharedPart = holding
+        emit(mainThread.finish())
+        inSharedPart = false
+        var reading = 0
+        inEveryReading { session in
+            for leak in session.leaks.finish() { session.emitLeak(leak, confirmed: session.classLogsDealloc(leak.controller)) }
+            if let ending = session.postMortem.ending(inFlight: inFlight[reading], appPhase: session.app.finalPhase,
+                                                      scenes: session.activity.sceneReports,
+                                                      reachedBackgroundOrEnd: session.activity.reachedBackgroundOrEnd,
+                                                      endLine: session.endLine) {
+                session.emit(ending)
+            }
+            reading += 1
+        }
+        if holding { decideReadings() }
         let controllers = instances.finalReports()
         return SessionReport(
             index: index, input: input, process: process, pid: pid, startLine: startLine, endLine: endLine,
@@ -168,14 +227,35 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
 
     // MARK: View controllers
 
+    /// Takes a controller's callback in the reading in play; when another instance could as well be meant, first in a
+    /// copy of the reading that takes it as that one's (kept while there is room for another reading).
     private func handleController(_ event: borrowing Event) {
+        let decision = instances.decide(event, roles: self)
+        if let alternative = decision.alternative,
+           otherReadings.count + newReadings.count + 1 < IdentityReadings.maxReadings {
+            if !holding {
+                holding = true
+                holdingSince = eventCount
+            }
+            var fork = currentReading()
+            if debugReadings { print("FORK line \(event.line) \(event.callback) choice \(decision.choice) r\(decision.rank) alt \(alternative.choice) r\(alternative.rank) cost \(cost) others \(otherReadings.count)") }
+            exchange(&fork)
+            cost += alternative.rank - decision.rank
+            take(event, by: instances.instance(for: alternative.choice, weighed: true, event: event, names: names))
+            exchange(&fork)
+            newReadings.append(fork)
+        }
+        take(event, by: instances.instance(for: decision.choice, weighed: decision.weighed, event: event, names: names))
+    }
+
+    /// Takes a controller's callback, routed to `instance`, in the reading in play.
+    private func take(_ event: borrowing Event, by instance: Int) {
         let callback = event.callback
-        let instance = instances.route(event, names: names, roles: self)
         // The run's percentiles take a controller's load time when it is measured: the report may not list it.
         let measuresLoad = callback == .viewDidAppear && instances.reports[instance].loadToFirstAppearMs == nil
         let violation = instances.take(callback, by: instance, line: event.line, micros: eventMicros)
         if measuresLoad, let ms = instances.reports[instance].loadToFirstAppearMs {
-            feed.duration(ms, of: .loadToFirstAppear, name: instances.reports[instance].className)
+            send(.duration(ms, .loadToFirstAppear, name: instances.reports[instance].className))
         }
         if let className = event.message.className {
             if callback.family == .controller {
@@ -238,8 +318,8 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     func areInterchangeable(_ first: Int, _ second: Int) -> Bool { instances.areInterchangeable(first, second) }
 
     func transitionClosed(_ report: consuming TransitionReport, removal: NavigationModel.Removal, endMicros: Int64?) {
-        if streamsLiveItems { feed.transition(report, session: index, input: input) }
-        if let duration = report.durationMs { feed.duration(duration, of: .transition, name: report.kind.rawValue) }
+        if streamsLiveItems { send(.transition(report)) }
+        if let duration = report.durationMs { send(.duration(duration, .transition, name: report.kind.rawValue)) }
         if let threshold = rules.slowTransitionMs, let duration = report.durationMs, duration > threshold {
             let wording = RuleCatalog.slowTransitionWording(kind: report.kind, controllers: report.controllers, durationMs: duration, thresholdMs: threshold)
             emit(Deviation(rule: .slowTransition, line: report.endLine, subject: report.to ?? report.from, message: wording.message,
@@ -296,12 +376,124 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         let finding = Finding(rule: deviation.rule, severity: severity, input: input, line: deviation.line, session: index,
                               controller: deviation.subject, message: deviation.message,
                               expected: deviation.expected, actual: deviation.actual)
+        record(finding)
+        guard inSharedPart else { return }
+        for index in otherReadings.indices {
+            exchange(&otherReadings[index])
+            record(finding)
+            exchange(&otherReadings[index])
+        }
+    }
+
+    /// Lists the finding in the reading in play, weighs it, and sends it (or holds it).
+    private func record(_ finding: Finding) {
+        cost += IdentityReadings.cost(of: finding.severity)
+        var listedAt: Int?
         if findings.count < limits.listedFindings {
+            listedAt = findings.count
             findings.append(finding)
         } else {
             findingsNotListed += 1
         }
-        feed.finding(finding)
+        if holding { held.append(.finding(finding, listedAt: listedAt)) } else { feed.finding(finding) }
+    }
+
+    /// Sends output of the reading in play, or holds it while there are other readings (in every reading, when the
+    /// part of the event every reading shares made it).
+    private func send(_ output: HeldOutput) {
+        guard holding else { return deliver(output) }
+        held.append(output)
+        if inSharedPart { for index in otherReadings.indices { otherReadings[index].held.append(output) } }
+    }
+
+    private func deliver(_ output: HeldOutput) {
+        switch output {
+        case .finding(let finding, _): feed.finding(finding)
+        case .transition(let report): feed.transition(report, session: index, input: input)
+        case .duration(let ms, let kind, let name): feed.duration(ms, of: kind, name: name)
+        case .event(let event, let subject): feed.event(event, subject: subject, session: index, input: input)
+        }
+    }
+
+    // MARK: Readings
+
+    private func currentReading() -> IdentityReading {
+        IdentityReading(instances: instances, transitions: transitions, leaks: leaks, hostedViews: hostedViews,
+                        transitionReports: transitionReports, transitionsNotListed: transitionsNotListed, findings: findings,
+                        findingsNotListed: findingsNotListed, held: held, cost: cost)
+    }
+
+    /// Puts `reading` in play, and the reading that was in play in `reading`.
+    private func exchange(_ reading: inout IdentityReading) {
+        swap(&instances, &reading.instances)
+        swap(&transitions, &reading.transitions)
+        swap(&leaks, &reading.leaks)
+        swap(&hostedViews, &reading.hostedViews)
+        swap(&transitionReports, &reading.transitionReports)
+        swap(&transitionsNotListed, &reading.transitionsNotListed)
+        swap(&findings, &reading.findings)
+        swap(&findingsNotListed, &reading.findingsNotListed)
+        swap(&held, &reading.held)
+        swap(&cost, &reading.cost)
+    }
+
+    /// After an event: readings made join the others, those that cost clearly more than the best are dropped, and at
+    /// most `IdentityReadings.maxReadings` are kept. With one left, its held output is sent; past the window, the
+    /// cheapest is taken.
+    private func settleReadings() {
+        if !newReadings.isEmpty {
+            otherReadings += newReadings
+            newReadings.removeAll()
+        }
+        guard holding else { return }
+        var best = cost
+        for reading in otherReadings { best = min(best, reading.cost) }
+        if debugReadings, otherReadings.contains(where: { $0.cost > best + IdentityReadings.dropMargin }) || cost > best + IdentityReadings.dropMargin { print("DROP at \(endLine): in play \(cost), others \(otherReadings.map(\.cost))") }
+        otherReadings.removeAll { $0.cost > best + IdentityReadings.dropMargin }
+        if cost > best + IdentityReadings.dropMargin, let cheapest = otherReadings.indices.min(by: { otherReadings[$0].cost < otherReadings[$1].cost }) {
+            exchange(&otherReadings[cheapest])
+            otherReadings.remove(at: cheapest)
+        }
+        if otherReadings.count >= IdentityReadings.maxReadings {
+            otherReadings.sort { $0.cost < $1.cost }
+            otherReadings.removeLast(otherReadings.count - (IdentityReadings.maxReadings - 1))
+        }
+        if otherReadings.isEmpty {
+            release()
+        } else if eventCount - holdingSince >= IdentityReadings.window || held.count >= IdentityReadings.maxHeld {
+            decideReadings()
+        }
+    }
+
+    /// Takes the cheapest reading (the one in play on a tie); its held findings that not every other reading needs are
+    /// told as ambiguous. Then sends what it held.
+    private func decideReadings() {
+        if debugReadings {
+            func describe(_ held: [HeldOutput]) -> String { held.compactMap { if case .finding(let f, _) = $0 { return "\(f.line):\(f.rule.rawValue)" }; return nil }.joined(separator: " ") }
+            print("DECIDE at \(endLine): in play \(cost) \(describe(held))")
+            for r in otherReadings { print("   other \(r.cost) \(describe(r.held))") }
+        }
+        if let cheapest = otherReadings.indices.min(by: { otherReadings[$0].cost < otherReadings[$1].cost }),
+           otherReadings[cheapest].cost < cost {
+            exchange(&otherReadings[cheapest])
+        }
+        for position in held.indices {
+            guard case .finding(let finding, let listedAt) = held[position], finding.severity != .info,
+                  !IdentityReadings.isShared(finding, by: otherReadings) else { continue }
+            let told = IdentityReadings.ambiguous(finding)
+            held[position] = .finding(told, listedAt: listedAt)
+            if let listedAt { findings[listedAt] = told }
+        }
+        otherReadings.removeAll()
+        release()
+    }
+
+    /// Sends the held output of the reading in play, the only one left, and stops holding.
+    private func release() {
+        holding = false
+        let output = held
+        held.removeAll()
+        for item in output { deliver(item) }
     }
 
     /// Streams the event when the output wants it live, and keeps its record on `timeline` when it is one of the
@@ -311,7 +503,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         guard kept || streamsLiveItems else { return }
         let live = LiveEvent(line: event.line, time: event.time, offsetMs: milliseconds(from: clock.startMicros, to: eventMicros),
                              callback: event.callback, spelled: names.spelled(event.message))
-        if streamsLiveItems { feed.event(live, subject: subject, session: index, input: input) }
+        if streamsLiveItems { send(.event(live, subject: subject)) }
         if kept { timeline(live.record) }
     }
 }

@@ -1,0 +1,79 @@
+/// One reading of a log that names controllers by class alone: which instance each callback was for, and everything
+/// that follows from it — the instances' lives, the transitions and stacks, the leak watch, the findings. When a
+/// callback could as well be another instance's (two hidden instances of one class on two tabs, a push of a second
+/// instance that reads like a cancelled pop when no load line is logged), the session keeps a reading for each choice
+/// and lets the callbacks that follow decide: a reading that needs a finding the other does not, or less plausible
+/// choices, costs more, and is dropped once it costs clearly more (`IdentityReadings`). Until one reading is left,
+/// what the session would send out is held with each reading.
+///
+/// A plain value: the session swaps a reading's parts in to take a callback in it, and out again.
+struct IdentityReading {
+    var instances: InstanceRegistry
+    var transitions: TransitionTracker
+    var leaks: LeakWatch
+    var hostedViews: HostedViewWatch
+    var transitionReports: [TransitionReport]
+    var transitionsNotListed: Int
+    var findings: [Finding]
+    var findingsNotListed: Int
+    /// What the session sends out, held while other readings are kept.
+    var held: [HeldOutput]
+    /// How implausible the reading is: how much less plausible its choices were than the most plausible one at each
+    /// point where it took another (`InferenceRules.rank`), and the weight of its findings.
+    var cost: Int
+}
+
+/// What a session sends out as it goes, held while several readings are kept (`IdentityReading`).
+enum HeldOutput {
+    /// A finding, with its place in the reading's listed findings (nil when it was past the list's bound).
+    case finding(Finding, listedAt: Int?)
+    case transition(TransitionReport)
+    case duration(Double, DurationKind, name: String)
+    case event(LiveEvent, subject: String)
+}
+
+/// How readings are kept, weighed and dropped.
+enum IdentityReadings {
+    /// At most this many readings at once (the one in play and the others). Measured on legal traffic in every
+    /// logging habit: 2 readings remove most false findings, 4 remove the rest of those that a later callback can
+    /// decide, and more change nothing while each one costs a copy of the session's identity state.
+    static let maxReadings = 4
+    /// A reading that costs this much more than the best is dropped: one warning's weight, less a little, so that a
+    /// reading needing a finding the best does not need goes at once; a less plausible choice (one rank, at most)
+    /// alone never drops a reading.
+    static let dropMargin = 40
+    /// Held output is sent at the latest this many events after the readings began: then the cheapest reading is
+    /// taken (the one in play on a tie), and its findings that not every reading needs are told as ambiguous.
+    static let window = 512
+    /// At most this much output is held before the readings are decided (a session that streams every event).
+    static let maxHeld = 4096
+
+    /// The weight of a finding in a reading's cost. Info weighs nothing: it is what the log cannot confirm (a leak
+    /// of a class that logs no dealloc), and a reading is not likelier for leaving less unconfirmed.
+    static func cost(of severity: Severity) -> Int {
+        switch severity {
+        case .error: return 100
+        case .warning: return 50
+        case .info: return 0
+        }
+    }
+
+    /// Whether every one of `others` also holds a finding of the rule at the line.
+    static func isShared(_ finding: Finding, by others: [IdentityReading]) -> Bool {
+        others.allSatisfy { reading in
+            reading.held.contains {
+                if case .finding(let other, _) = $0 { return other.rule == finding.rule && other.line == finding.line }
+                return false
+            }
+        }
+    }
+
+    /// A finding that only some readings of the log need: told as info, with what would make it certain.
+    static func ambiguous(_ finding: Finding) -> Finding {
+        var told = finding
+        told.severity = .info
+        told.message += " (the log names controllers by class, and it is ambiguous here: in another reading of which instance "
+            + "each callback was for, this does not happen; log the instance, as `print(self, #function)` does, to make it certain)"
+        return told
+    }
+}
