@@ -18,6 +18,8 @@ struct IdentityReading {
     var findingsNotListed: Int
     /// What the session sends out, held while other readings are kept.
     var held: [HeldOutput]
+    /// The session's event count when the reading was made.
+    var madeAt: Int
     /// How implausible the reading is: how much less plausible its choices were than the most plausible one at each
     /// point where it took another (`InferenceRules.rank`), and the weight of its findings.
     var cost: Int

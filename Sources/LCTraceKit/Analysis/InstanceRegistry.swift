@@ -85,6 +85,12 @@ enum InferenceRules {
     /// How many live instances of one class are weighed against each other at most.
     static let maxCandidates = 8
 
+    /// How much less plausible a new instance is than the existing one chosen for a viewWillAppear of a class that logs
+    /// no loading: one less plausible choice, so that the reading of a push of a new instance is kept beside that of a
+    /// pop back to an existing one until the callbacks that follow tell them apart (the popped one deallocates, or
+    /// appears again).
+    static let unloggedNewInstanceCost = 1
+
     /// The callbacks whose instance a later callback can prove wrong: they move an instance through its life or onto
     /// and off the stacks. A layout or memory-warning callback changes nothing a later one could contradict.
     static let decisiveCallbacks: Set<Callback> = [.loadView, .viewDidLoad, .viewWillAppear, .viewDidAppear, .viewWillDisappear,
@@ -273,6 +279,9 @@ struct InstanceRegistry {
            InferenceRules.keepsAlternative(callback, extraRank: second.rank - best.rank, chosen: lifecycles[best.instance],
                                            existing: lifecycles[second.instance]) {
             decision.alternative = (.existing(second.instance), second.rank)
+        } else if let newRank, callback == .viewWillAppear {
+            // A class that logs no loading: a push of a new instance reads exactly like a pop back to an existing one.
+            decision.alternative = (.new, best.rank + InferenceRules.unloggedNewInstanceCost)
         } else if let newRank,
                   InferenceRules.keepsAlternative(callback, extraRank: newRank - best.rank, chosen: lifecycles[best.instance], existing: nil) {
             decision.alternative = (.new, newRank)

@@ -59,8 +59,9 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     private var otherReadings: [IdentityReading] = []
     /// Readings made while the event in hand is taken, kept with the others once every reading took it.
     private var newReadings: [IdentityReading] = []
-    /// The reading in play's cost (`IdentityReading.cost`).
+    /// The reading in play's cost and when it was made (`IdentityReading.cost`, `madeAt`).
     private var cost = 0
+    private var madeAt = 0
     /// Whether output is held (several readings are kept), what the reading in play holds, and the event count when
     /// holding began.
     private var holding = false
@@ -152,7 +153,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
                 for index in otherReadings.indices {
                     exchange(&otherReadings[index])
                     expireLeaks()
-                    handleController(event)
+                    handleController(event, inPlay: false)
                     exchange(&otherReadings[index])
                 }
             }
@@ -228,9 +229,17 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     // MARK: View controllers
 
     /// Takes a controller's callback in the reading in play; when another instance could as well be meant, first in a
-    /// copy of the reading that takes it as that one's (kept while there is room for another reading).
-    private func handleController(_ event: borrowing Event) {
+    /// copy of the reading that takes it as that one's. With no room for another reading, the reading in play makes
+    /// room by dropping the costliest of the others, the oldest of those that cost as much: an ambiguity nothing has
+    /// decided for longest is the one least likely to be decided.
+    private func handleController(_ event: borrowing Event, inPlay: Bool = true) {
         let decision = instances.decide(event, roles: self)
+        if let alternative = decision.alternative, inPlay,
+           otherReadings.count + newReadings.count + 1 >= IdentityReadings.maxReadings,
+           let worst = otherReadings.indices.max(by: { (otherReadings[$0].cost, -otherReadings[$0].madeAt) < (otherReadings[$1].cost, -otherReadings[$1].madeAt) }),
+           otherReadings[worst].cost >= cost + alternative.rank - decision.rank {
+            otherReadings.remove(at: worst)
+        }
         if let alternative = decision.alternative,
            otherReadings.count + newReadings.count + 1 < IdentityReadings.maxReadings {
             if !holding {
@@ -420,7 +429,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     private func currentReading() -> IdentityReading {
         IdentityReading(instances: instances, transitions: transitions, leaks: leaks, hostedViews: hostedViews,
                         transitionReports: transitionReports, transitionsNotListed: transitionsNotListed, findings: findings,
-                        findingsNotListed: findingsNotListed, held: held, cost: cost)
+                        findingsNotListed: findingsNotListed, held: held, madeAt: eventCount, cost: cost)
     }
 
     /// Puts `reading` in play, and the reading that was in play in `reading`.
@@ -435,6 +444,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         swap(&findingsNotListed, &reading.findingsNotListed)
         swap(&held, &reading.held)
         swap(&cost, &reading.cost)
+        swap(&madeAt, &reading.madeAt)
     }
 
     /// After an event: readings made join the others, those that cost clearly more than the best are dropped, and at
