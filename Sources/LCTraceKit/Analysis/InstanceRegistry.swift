@@ -336,6 +336,7 @@ struct InstanceRegistry {
         // A SwiftUI view on screen is not a controller on screen: transitions between controllers do not count it.
         if isVisible != wasVisible, callback.family != .view { visibleNonChildren += isVisible ? 1 : -1 }
         if !wasDead, lifecycles[instance].phase == .dead { died(instance) }
+        if callback == .viewWillAppear, lifecycles[instance].phase != .dead { index.touch(instance) }
         return violation
     }
 
@@ -529,6 +530,24 @@ private struct InstanceIndex {
         if slot == links.count { links.append(link) } else { links[slot] = link }
         if older >= 0 { links[older].newerLive = slot }
         setList(List(newest: slot, newestLive: slot, count: (list?.count ?? 0) + 1, live: (list?.live ?? 0) + 1), key)
+    }
+
+    /// The instance is appearing: it becomes the first of its key's live ones, so that the candidates weighed for a
+    /// callback (`InferenceRules.maxCandidates`, first to last) are the ones shown last, not the ones made last. A
+    /// class that logs no dealloc keeps every instance it ever popped alive; those drift to the end, and the ones on
+    /// screen and on the stacks stay in reach.
+    mutating func touch(_ instance: Int) {
+        let link = links[instance]
+        guard var list = list(link.key), list.newestLive != instance, link.newerLive >= 0 else { return }
+        // Out of its place…
+        links[link.newerLive].olderLive = link.olderLive
+        if link.olderLive >= 0 { links[link.olderLive].newerLive = link.newerLive }
+        // …and in front.
+        links[instance].olderLive = list.newestLive
+        links[instance].newerLive = -1
+        links[list.newestLive].newerLive = instance
+        list.newestLive = instance
+        setList(list, link.key)
     }
 
     /// The instance was deallocated: it leaves its key's live ones.
