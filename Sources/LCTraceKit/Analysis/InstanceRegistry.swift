@@ -21,6 +21,8 @@ struct RoleFacts {
 /// Where the registry asks about instances' places.
 protocol InstanceRoles {
     func facts(of controller: Int, for callback: Callback) -> RoleFacts
+    /// Whether the class logged its creation (init, loadView, viewDidLoad) anywhere in the input so far.
+    func classLogsCreation(_ className: ClassName) -> Bool
 }
 
 /// Which of several live instances sharing a class name a callback is for, as ranks: lower is more plausible. Only
@@ -220,12 +222,31 @@ struct InstanceRegistry {
         let logsLoading = key.className.map { classesLoggingLoad[$0] } ?? logsViewLoading
         let newRank = InferenceRules.newInstanceRank(callback, classLogsLoading: logsLoading)
         if list.live == 0 {
-            // Every instance of the class is dead: a new life, or a callback after dealloc on the newest.
-            guard newRank == nil, logsLoading, let newest = remembered(list.newest) else { return .certain(.new) }
+            // Every instance of the class is dead: a new life, or a callback after dealloc on the newest when the class
+            // logs its creation (in this launch, or anywhere in the input before).
+            guard newRank == nil, let newest = remembered(list.newest),
+                  logsLoading || key.className.map(roles.classLogsCreation) == true else { return .certain(.new) }
             return .certain(.existing(newest))
         }
         if list.live == 1, newRank == nil, list.newest == list.newestLive { return .certain(.existing(list.newestLive)) }
         return choose(among: list, callback: callback, newRank: newRank, roles: roles)
+    }
+
+    /// Whether the class logged a life's first callbacks (init, loadView, viewDidLoad) in this session.
+    func logsLoading(_ className: ClassName) -> Bool { classesLoggingLoad[className] }
+
+    /// A live instance with the event's class (and no address or id) that is appearing; nil for none.
+    func appearingInstance(like event: borrowing Event) -> Int? {
+        let key = InstanceKey(event.message)
+        guard key.label == nil, let list = index.list(key) else { return nil }
+        var candidate: Int? = list.newestLive >= 0 ? list.newestLive : nil
+        var considered = 0
+        while let instance = candidate, considered < InferenceRules.maxCandidates {
+            if lifecycles[instance].phase == .appearing { return instance }
+            candidate = index.liveInstance(before: instance)
+            considered += 1
+        }
+        return nil
     }
 
     /// The instance a decision chose: made when it is a new one.

@@ -175,7 +175,7 @@ final class Recording: ReportSink, LiveEventSink, @unchecked Sendable {
     var error: InputFailure?
     /// For a section of a file: its line counts, and what it showed and asked about classes logging dealloc.
     var input: InputSummary?
-    var classesLoggingDealloc: Set<String> = []
+    var facts: Set<String> = []
     var unknownWhenAsked: Set<String> = []
     /// The durations the worker measured, for the replaying analyzer's percentiles.
     var durations = DurationSamples()

@@ -62,23 +62,23 @@ extension Analyzer {
         var input = InputSummary(name: source.name, format: LineFormat.bare.name)
         var knowledge = InputKnowledge()
         func analyzeHere(_ section: InputSection) throws {
-            knowledge = InputKnowledge(classesLoggingDealloc: knowledge.classesLoggingDealloc)
+            knowledge = InputKnowledge(facts: knowledge.facts)
             input.add(try analyzeSection(fileDescriptor: fd, name: source.name, section: section, knowledge: knowledge))
         }
         reading: while true {
             switch pool.next() {
             case .section(let section, let recording):
                 if let error = recording.error { throw error }
-                if recording.unknownWhenAsked.isDisjoint(with: knowledge.classesLoggingDealloc), let part = recording.input {
+                if recording.unknownWhenAsked.isDisjoint(with: knowledge.facts), let part = recording.input {
                     replay(recording)
                     // Read on a worker: counted now. A section analysed here counts itself as it is read.
                     if let progress, let bytes = section.bytes { progress(bytes.count) }
                     input.add(part)
-                    knowledge = InputKnowledge(classesLoggingDealloc: knowledge.classesLoggingDealloc.union(recording.classesLoggingDealloc))
+                    knowledge = InputKnowledge(facts: knowledge.facts.union(recording.facts))
                 } else {
                     try analyzeHere(section)
                 }
-                let replayed = knowledge.classesLoggingDealloc
+                let replayed = knowledge.facts
                 known.withLock { $0 = replayed }
             case .rest(let section):
                 try analyzeHere(section)
@@ -185,7 +185,7 @@ extension Recording {
                           seed: Set<String>, ahead: RenderingAhead,
                           messageParser: MessageParser, headerRecognizer: LineHeaderRecognizer) -> Recording {
         let recording = Recording(ahead)
-        let knowledge = InputKnowledge(classesLoggingDealloc: seed)
+        let knowledge = InputKnowledge(facts: seed)
         do {
             let fd = try InputSource.file(path).openDescriptor()
             defer { FileDescriptorIO.close(fd) }
@@ -196,7 +196,7 @@ extension Recording {
         } catch {
             recording.error = InputFailure(input: name, error: error)
         }
-        recording.classesLoggingDealloc = knowledge.classesLoggingDealloc
+        recording.facts = knowledge.facts
         recording.unknownWhenAsked = knowledge.unknownWhenAsked
         return recording
     }

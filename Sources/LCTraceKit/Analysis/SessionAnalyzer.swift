@@ -47,6 +47,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     private var transitionsNotListed = 0
     private var leaks: LeakWatch
     private var hostedViews = HostedViewWatch()
+    private var loadLoops = LoadLoopWatch()
     private var mainThread = MainThreadCheck()
     private var postMortem: PostMortem
     private var launch = LaunchClock()
@@ -142,6 +143,13 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         }
         postMortem.note(line: event.line, message: event.message)
         launch.note(callback, micros: eventMicros)
+        if callback.family == .controller, let loop = loadLoops.take(callback, of: event.message.className, line: event.line) {
+            let wording = RuleCatalog.loadLoopWording(className: names[loop.className], cycles: loop.cycles, firstLine: loop.firstLine)
+            emit(Deviation(rule: .loadLoop, line: event.line, subject: names[loop.className], message: wording.message,
+                           expected: wording.expected, actual: wording.actual))
+        } else if callback.family != .controller {
+            _ = loadLoops.take(callback, of: nil, line: event.line)
+        }
         inSharedPart = false
 
         switch callback.family {
@@ -222,7 +230,21 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     private func handleApplication(_ event: borrowing Event) {
         app.eventCount += 1
         if recordsEvents { keep(event, subject: "App") { app.events.append($0) } }
-        emit(activity.take(event.callback, line: event.line, message: names.lifecycleMessage(event.message, end: 0)))
+        let callback = event.callback
+        if callback == .applicationWillResignActive || callback == .applicationDidEnterBackground || callback == .sceneWillResignActive
+            || callback == .sceneDidEnterBackground {
+            knowledge.noteBackground()
+        }
+        for var deviation in activity.take(callback, line: event.line, message: names.lifecycleMessage(event.message, end: 0)) {
+            // An app that never logs leaving the foreground shows no way out of it: entering it again is a gap in
+            // what it logs, not UIKit misbehaving.
+            if deviation.rule == .unexpectedStateCallback,
+               callback == .applicationWillEnterForeground || callback == .sceneWillEnterForeground, !knowledge.logsBackground() {
+                deviation.cap = .info
+                deviation.message += "; this app logs no resign-active or enter-background callback anywhere before, so the log cannot show how it left the foreground"
+            }
+            emit(deviation)
+        }
         app.finalPhase = activity.appPhase
     }
 
@@ -254,7 +276,16 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
             exchange(&fork)
             newReadings.append(fork)
         }
-        take(event, by: instances.instance(for: decision.choice, weighed: decision.weighed, event: event, names: names))
+        // A second viewWillAppear while the class's other instance is still appearing alone: one controller told twice.
+        let appearingAlone = event.callback == .viewWillAppear && decision.choice == .new
+            ? instances.appearingInstance(like: event).flatMap { transitions.isOnlyParticipant($0) ? $0 : nil } : nil
+        let instance = instances.instance(for: decision.choice, weighed: decision.weighed, event: event, names: names)
+        if let appearingAlone {
+            let wording = RuleCatalog.willAppearTwiceWording(controller: instances.describedName(of: appearingAlone))
+            emit(Deviation(rule: .willAppearTwice, line: event.line, subject: instances.name(of: appearingAlone), message: wording.message,
+                           expected: wording.expected, actual: wording.actual))
+        }
+        take(event, by: instance)
     }
 
     /// Takes a controller's callback, routed to `instance`, in the reading in play.
@@ -277,7 +308,21 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
                                message: wording.message, expected: wording.expected, actual: wording.actual))
             }
         }
-        if let violation {
+        if callback.beginsLife, let className = event.message.className {
+            knowledge.noteCreation(className, className: instances.reports[instance].className)
+        }
+        if var violation {
+            // Known by its class alone, and by creation lines of other launches only, the instance that died is only the
+            // class's last one: another may have been made without a line saying so.
+            if violation.rule == .callbackAfterDealloc, event.message.instance == nil,
+               let className = event.message.className, !instances.logsLoading(className) {
+                violation.rule = .callbackWithoutLiveInstance
+            }
+            // Without times, a second disappearance of a controller already gone is lines missing from the log.
+            if violation.rule == .unbalancedWillCallback, callback == .viewWillDisappear, violation.phase == .hidden,
+               clock.startMicros == nil {
+                violation.rule = .logGap
+            }
             let name = instances.describedName(of: instance)
             let wording = RuleCatalog.controllerWording(violation.rule, callback: callback, phase: violation.phase, controller: name,
                                                         earlier: violation.earlier, notice: names.spelled(event.message))
@@ -303,6 +348,8 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     }
 
     // MARK: InstanceRoles
+
+    func classLogsCreation(_ className: ClassName) -> Bool { knowledge.logsCreation(names[className]) }
 
     func facts(of controller: Int, for callback: Callback) -> RoleFacts {
         let navigation = transitions.navigation

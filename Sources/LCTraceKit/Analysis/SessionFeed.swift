@@ -16,31 +16,69 @@ enum DurationKind {
     case transition
 }
 
-/// What one input has shown so far, shared by its sessions.
+/// What one input has shown so far of its classes' logging habits, shared by its sessions: which classes log their
+/// dealloc/deinit, and which log their creation (init, loadView or viewDidLoad). A habit is known once it was seen
+/// anywhere before; a class asked about before it showed one is remembered, so that a part of an input analysed
+/// before the parts ahead of it are known can be checked against them (`SectionedAnalysis`).
 final class InputKnowledge {
-    /// Classes that logged dealloc/deinit: their missing deallocs are possible leaks, not unknowns.
-    private(set) var classesLoggingDealloc: Set<String>
-    /// Classes asked about while not (yet) known to log dealloc. A part of an input analysed before the parts
-    /// ahead of it are known is valid only if none of these logged dealloc in those parts.
-    private(set) var unknownWhenAsked: Set<String> = []
+    /// A habit of one class, as a key of `facts`.
+    enum Habit: String {
+        case logsDealloc = "dealloc"
+        case logsCreation = "creation"
+        /// The app logs leaving the foreground (resign active or enter background), by the app or a scene.
+        case logsBackground = "background"
 
-    init(classesLoggingDealloc: Set<String> = []) {
-        self.classesLoggingDealloc = classesLoggingDealloc
+        func key(_ className: String) -> String { rawValue + " " + className }
     }
 
-    func logsDealloc(_ className: String) -> Bool {
-        if classesLoggingDealloc.contains(className) { return true }
-        unknownWhenAsked.insert(className)
+    /// The habits seen, as `Habit.key`.
+    private(set) var facts: Set<String>
+    /// Habits asked about while not (yet) seen.
+    private(set) var unknownWhenAsked: Set<String> = []
+
+    init(facts: Set<String> = []) {
+        self.facts = facts
+    }
+
+    /// Classes that logged dealloc/deinit: their missing deallocs are possible leaks, not unknowns.
+    func logsDealloc(_ className: String) -> Bool { has(.logsDealloc, className) }
+
+    /// Classes that logged their creation: a callback of one with no live instance is a deviation, not a new instance.
+    func logsCreation(_ className: String) -> Bool { has(.logsCreation, className) }
+
+    private func has(_ habit: Habit, _ className: String) -> Bool {
+        let key = habit.key(className)
+        if facts.contains(key) { return true }
+        unknownWhenAsked.insert(key)
         return false
     }
 
-    /// Notes that the class logs dealloc (`className` is its text): a class already noted is not hashed again.
-    func noteDealloc(_ name: ClassName, className: String) {
-        guard !noted[name] else { return }
-        noted[name] = true
-        classesLoggingDealloc.insert(className)
+    /// Whether the app logged leaving the foreground anywhere in the input so far.
+    func logsBackground() -> Bool { has(.logsBackground, "app") }
+
+    func noteBackground() {
+        guard !notedBackground else { return }
+        notedBackground = true
+        facts.insert(Habit.logsBackground.key("app"))
     }
 
-    /// The classes `noteDealloc` put in `classesLoggingDealloc` already.
-    private var noted = ClassTable(empty: false)
+    private var notedBackground = false
+
+    /// Notes that the class logs dealloc (`className` is its text): a class already noted is not hashed again.
+    func noteDealloc(_ name: ClassName, className: String) {
+        guard !notedDealloc[name] else { return }
+        notedDealloc[name] = true
+        facts.insert(Habit.logsDealloc.key(className))
+    }
+
+    /// Notes that the class logs its creation.
+    func noteCreation(_ name: ClassName, className: String) {
+        guard !notedCreation[name] else { return }
+        notedCreation[name] = true
+        facts.insert(Habit.logsCreation.key(className))
+    }
+
+    /// The classes already noted, so that a note is one table lookup.
+    private var notedDealloc = ClassTable(empty: false)
+    private var notedCreation = ClassTable(empty: false)
 }

@@ -281,6 +281,11 @@ struct TransitionTracker {
         return navigation.record(kind, direction: direction, from: from, to: to)
     }
 
+    /// Whether the controller is the one taking part, alone, in the transition under way.
+    func isOnlyParticipant(_ controller: Int) -> Bool {
+        open.isOpen && open.participants.count == 1 && open.participants[0].controller == controller
+    }
+
     /// The controller appeared again or was deallocated.
     mutating func seen(_ controller: Int) { navigation.seen(controller) }
 

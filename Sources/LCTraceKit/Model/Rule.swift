@@ -33,6 +33,10 @@ public enum Rule: String, Sendable, CaseIterable, Codable {
     case presentAlreadyPresented = "present-already-presented"
     case callbackOffMainThread = "callback-off-main-thread"
     case possibleLeak = "possible-leak"
+    case willAppearTwice = "will-appear-twice"
+    case callbackWithoutLiveInstance = "callback-without-live-instance"
+    case loadLoop = "load-loop"
+    case logGap = "log-gap"
     // One SwiftUI view instance
     case viewAppearedTwice = "view-appeared-twice"
     case viewAppearedWhileCovered = "view-appeared-while-covered"

@@ -53,6 +53,12 @@ extension RuleCatalog {
         case .deallocWhileOnScreen:
             return Wording(message: "\(name) was deallocated while \(phase.rawValue), before its viewDidDisappear",
                            expected: "viewWillDisappear and viewDidDisappear before dealloc", actual: actual)
+        case .callbackWithoutLiveInstance:
+            return Wording(message: "\(callback.rawValue) on \(name), the last instance of its class, after its dealloc/deinit; the class logged its creation in an earlier launch, and no new instance's creation is logged",
+                           expected: "no callback with every instance of the class deallocated", actual: actual)
+        case .logGap:
+            return Wording(message: "viewWillDisappear on \(name), which already disappeared: lines are missing here (a log without times, excerpts joined)",
+                           expected: "the lines that showed \(name) again", actual: actual)
         case .viewAppearedTwice:
             return Wording(message: "onAppear on SwiftUI view \(name), which is already visible",
                            expected: "onDisappear before appearing again", actual: actual)
@@ -139,6 +145,16 @@ extension RuleCatalog {
     }
 
     // MARK: Transitions and sessions
+
+    static func willAppearTwiceWording(controller: String) -> Wording {
+        Wording(message: "viewWillAppear on \(controller) again while it is appearing, with nothing else taking part: one controller told twice",
+                expected: "one viewWillAppear per appearance", actual: "viewWillAppear again")
+    }
+
+    static func loadLoopWording(className: String, cycles: Int, firstLine: Int) -> Wording {
+        Wording(message: "\(className) loaded its view \(cycles) times in a row from line \(firstLine), with nothing between: a loadView that does not set `view` loads again on every access",
+                expected: "one load per view", actual: "the same load cycle \(cycles) times")
+    }
 
     static func viewAppearedWhileCoveredWording(view: String, controller: String, coveredAt line: Int) -> Wording {
         Wording(message: "onAppear on SwiftUI view \(view) while \(controller), which hosts it, is covered (viewDidDisappear at line \(line), not shown again since)",

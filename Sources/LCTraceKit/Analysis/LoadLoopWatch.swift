@@ -1,0 +1,62 @@
+/// Finds a view that keeps loading: `loadView` and `viewDidLoad` of one class, the same cycle three times or more back
+/// to back with nothing else logged between (rule `load-loop`). A `loadView` that never sets `view` does this: UIKit
+/// calls it again on the next access to `view`, and the app loops. Several new instances loading one after another
+/// log the same lines only when the app also logs no creation and nothing else between them, so a cycle must begin
+/// with `loadView`: a run of `viewDidLoad` alone is new instances (a carousel of child controllers).
+///
+/// A plain value: the session hands it every controller callback, and it returns the loop once, when its third cycle
+/// completes.
+struct LoadLoopWatch {
+    /// A load loop: its class, how many cycles so far, and the line its first cycle began on.
+    struct Loop: Equatable {
+        var className: ClassName
+        var cycles: Int
+        var firstLine: Int
+    }
+
+    static let cycles = 3
+    private static let loadCallbacks: Set<Callback> = [.loadView, .viewDidLoad]
+
+    private var className: ClassName?
+    /// The run of load callbacks so far (kept up to the length that proves a loop).
+    private var run: [Callback] = []
+    private var firstLine = 0
+    /// The first cycle's length, once a second `loadView` ended it.
+    private var period: Int?
+    private var reported = false
+
+    mutating func take(_ callback: Callback, of className: ClassName?, line: Int) -> Loop? {
+        guard let className, LoadLoopWatch.loadCallbacks.contains(callback) else {
+            if !run.isEmpty { reset() }
+            return nil
+        }
+        if className != self.className || (run.isEmpty && callback != .loadView) {
+            reset()
+            guard callback == .loadView else { return nil }
+            self.className = className
+            firstLine = line
+        }
+        // Told once: the rest of the loop is the same finding.
+        if reported { return nil }
+        if let period {
+            // Each repetition must be the first cycle again.
+            guard run[run.count % period] == callback else {
+                reset()
+                return callback == .loadView ? take(callback, of: className, line: line) : nil
+            }
+        } else if callback == .loadView, !run.isEmpty {
+            period = run.count
+        }
+        run.append(callback)
+        guard let period, run.count == period * LoadLoopWatch.cycles else { return nil }
+        reported = true
+        return Loop(className: className, cycles: LoadLoopWatch.cycles, firstLine: firstLine)
+    }
+
+    private mutating func reset() {
+        className = nil
+        run.removeAll(keepingCapacity: true)
+        period = nil
+        reported = false
+    }
+}
