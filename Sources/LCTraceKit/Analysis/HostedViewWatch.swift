@@ -29,8 +29,12 @@ struct HostedViewWatch {
     static let hostingClass = "UIHostingController"
 
     /// Callbacks of a hosting controller that end a covering: it is created, loaded or appears again, or is gone.
-    private static let uncovering: Set<Callback> = [.initialize, .loadView, .viewDidLoad, .viewWillAppear, .viewIsAppearing,
-                                                    .viewDidAppear, .dealloc]
+    private static func uncovers(_ callback: Callback) -> Bool {
+        switch callback {
+        case .initialize, .loadView, .viewDidLoad, .viewWillAppear, .viewIsAppearing, .viewDidAppear, .dealloc: return true
+        default: return false
+        }
+    }
 
     /// A controller's callback, with its phase after it.
     mutating func controller(_ className: ClassName, callback: Callback, phaseAfter: ControllerPhase, line: Int,
@@ -38,7 +42,7 @@ struct HostedViewWatch {
         guard case .view(let view) = hosted(by: className, names: names) else { return }
         if callback == .viewDidDisappear, phaseAfter == .hidden {
             coverings[view] = Covering(line: line, controller: controllerName())
-        } else if HostedViewWatch.uncovering.contains(callback) {
+        } else if HostedViewWatch.uncovers(callback) {
             coverings[view] = nil
         }
     }
@@ -53,8 +57,10 @@ struct HostedViewWatch {
         guard case .unchecked = known else { return known }
         let name = names[className]
         var hosted = Hosted.nothing
-        if ReportedClassName.base(name) == HostedViewWatch.hostingClass, let open = name.firstIndex(of: "<"), name.last == ">" {
-            let argument = name[name.index(after: open)..<name.index(before: name.endIndex)]
+        // Compared as bytes: most classes are not hosting controllers, and are told so at the first byte.
+        if name.utf8.starts(with: HostedViewWatch.hostingClass.utf8), name.utf8.dropFirst(HostedViewWatch.hostingClass.utf8.count).first == UInt8(ascii: "<"),
+           name.utf8.last == UInt8(ascii: ">") {
+            let argument = name.dropFirst(HostedViewWatch.hostingClass.count + 1).dropLast()
             // A root view with arguments of its own, or several, is named as it is written (`List<Row>`).
             if !argument.isEmpty, argument != "…", let view = names.className(String(argument)) {
                 hosted = .view(view)

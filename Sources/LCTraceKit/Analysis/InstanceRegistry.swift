@@ -95,8 +95,12 @@ enum InferenceRules {
 
     /// The callbacks whose instance a later callback can prove wrong: they move an instance through its life or onto
     /// and off the stacks. A layout or memory-warning callback changes nothing a later one could contradict.
-    static let decisiveCallbacks: Set<Callback> = [.loadView, .viewDidLoad, .viewWillAppear, .viewDidAppear, .viewWillDisappear,
-                                                   .viewDidDisappear, .dealloc]
+    static func isDecisive(_ callback: Callback) -> Bool {
+        switch callback {
+        case .loadView, .viewDidLoad, .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .dealloc: return true
+        default: return false
+        }
+    }
 
     /// Whether an instance less plausible than the chosen one (by `extraRank`) is kept as a second reading of the log
     /// (`IdentityReadings`): a near-tie on a decisive callback, where the log so far cannot tell which instance it was.
@@ -104,7 +108,7 @@ enum InferenceRules {
     /// view (`existing`, rank 2 against a new instance's 1) only when a memory warning may have unloaded it: a reload
     /// without one is itself a finding, never the better reading.
     static func keepsAlternative(_ callback: Callback, extraRank: Int, chosen: ControllerLifecycle?, existing: ControllerLifecycle?) -> Bool {
-        guard extraRank <= 1, decisiveCallbacks.contains(callback) else { return false }
+        guard extraRank <= 1, isDecisive(callback) else { return false }
         if callback == .viewDidLoad || callback == .loadView {
             if let chosen, chosen.phase == .loading || chosen.isOnlyCreated { return false }
             if let existing { return existing.viewMayBeUnloaded || existing.phase == .unloaded }

@@ -15,7 +15,6 @@ struct LoadLoopWatch {
     }
 
     static let cycles = 3
-    private static let loadCallbacks: Set<Callback> = [.loadView, .viewDidLoad]
 
     private var className: ClassName?
     /// The run of load callbacks so far (kept up to the length that proves a loop).
@@ -25,8 +24,15 @@ struct LoadLoopWatch {
     private var period: Int?
     private var reported = false
 
+    /// Whether `take` needs the callback: a load callback, or any callback while a run of them is open (which it
+    /// ends). Asked first, so that most callbacks cost one comparison.
+    @inline(__always)
+    func wants(_ callback: Callback) -> Bool {
+        callback == .loadView || callback == .viewDidLoad || !run.isEmpty
+    }
+
     mutating func take(_ callback: Callback, of className: ClassName?, line: Int) -> Loop? {
-        guard let className, LoadLoopWatch.loadCallbacks.contains(callback) else {
+        guard let className, callback == .loadView || callback == .viewDidLoad else {
             if !run.isEmpty { reset() }
             return nil
         }

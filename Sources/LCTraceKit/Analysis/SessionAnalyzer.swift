@@ -46,8 +46,8 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     private var transitionReports: [TransitionReport] = []
     private var transitionsNotListed = 0
     private var leaks: LeakWatch
-    private var hostedViews = HostedViewWatch()
-    private var loadLoops = LoadLoopWatch()
+    @exclusivity(unchecked) private var hostedViews = HostedViewWatch()
+    @exclusivity(unchecked) private var loadLoops = LoadLoopWatch()
     private var mainThread = MainThreadCheck()
     private var postMortem: PostMortem
     private var launch = LaunchClock()
@@ -57,20 +57,24 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
 
     // The reading of who is who in play is the parts above (instances, transitions, leaks, hostedViews, the transition
     // reports and the findings); `otherReadings` are the others kept while the log cannot tell them apart.
-    private var otherReadings: [IdentityReading] = []
+    //
+    // The readings' bookkeeping is read on every event, and only by this session's own methods on one thread, none of
+    // which calls back into another while changing it: its exclusivity is not checked at run time, where each check
+    // costs a call into the runtime.
+    @exclusivity(unchecked) private var otherReadings: [IdentityReading] = []
     /// Readings made while the event in hand is taken, kept with the others once every reading took it.
-    private var newReadings: [IdentityReading] = []
+    @exclusivity(unchecked) private var newReadings: [IdentityReading] = []
     /// The reading in play's cost and when it was made (`IdentityReading.cost`, `madeAt`).
-    private var cost = 0
-    private var madeAt = 0
+    @exclusivity(unchecked) private var cost = 0
+    @exclusivity(unchecked) private var madeAt = 0
     /// Whether output is held (several readings are kept), what the reading in play holds, and the event count when
     /// holding began.
-    private var holding = false
-    private var held: [HeldOutput] = []
-    private var holdingSince = 0
+    @exclusivity(unchecked) private var holding = false
+    @exclusivity(unchecked) private var held: [HeldOutput] = []
+    @exclusivity(unchecked) private var holdingSince = 0
     /// Taking the part of an event that every reading shares (app, clock, threads): while output is held, what it
     /// finds goes to every reading.
-    private var inSharedPart = false
+    @exclusivity(unchecked) private var inSharedPart = false
 
     var sawFinishLaunching: Bool { activity.sawFinishLaunching }
 
@@ -143,12 +147,11 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         }
         postMortem.note(line: event.line, message: event.message)
         launch.note(callback, micros: eventMicros)
-        if callback.family == .controller, let loop = loadLoops.take(callback, of: event.message.className, line: event.line) {
+        if loadLoops.wants(callback),
+           let loop = loadLoops.take(callback, of: callback.family == .controller ? event.message.className : nil, line: event.line) {
             let wording = RuleCatalog.loadLoopWording(className: names[loop.className], cycles: loop.cycles, firstLine: loop.firstLine)
             emit(Deviation(rule: .loadLoop, line: event.line, subject: names[loop.className], message: wording.message,
                            expected: wording.expected, actual: wording.actual))
-        } else if callback.family != .controller {
-            _ = loadLoops.take(callback, of: nil, line: event.line)
         }
         inSharedPart = false
 
@@ -289,6 +292,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     }
 
     /// Takes a controller's callback, routed to `instance`, in the reading in play.
+    @inline(__always)
     private func take(_ event: borrowing Event, by instance: Int) {
         let callback = event.callback
         // The run's percentiles take a controller's load time when it is measured: the report may not list it.
