@@ -5,7 +5,8 @@ import LCTraceKit
 // one navigation stack per tab (the same root class in two tabs), full-screen presentations and iOS 13 sheets with a
 // silent presenter, cancelled swipe-backs and swipe-downs, pop-to-root with silent intermediates, the background and
 // memory warnings — and every popped or dismissed controller deallocating. With `plant`, one deviation of each
-// controller and app rule is written at a recorded line, in a place where nothing else is disturbed.
+// controller and app rule is written at a recorded line, in a place where nothing else is disturbed. Logging habits
+// (`LoggingHabit`) leave lines out or make the hard cases commoner, still with only sequences UIKit produces.
 
 /// How lifecycle messages are written.
 enum MessageStyle: String, CaseIterable {
@@ -44,6 +45,29 @@ enum MessageStyle: String, CaseIterable {
     ]
 }
 
+/// What the app leaves out of its log, or does more of than the default traffic: each a habit of real apps, and each
+/// still only sequences UIKit produces. With no habit the traffic is the default one, byte for byte.
+enum LoggingHabit: String, CaseIterable {
+    /// The app never logs loadView or viewDidLoad (the controllers still load; the lines are not written).
+    case noLoad = "no-load"
+    /// The app never logs dealloc (deinit).
+    case noDealloc = "no-dealloc"
+    /// Each class decides once, for the whole run, whether it logs loadView: all its instances do, or none does
+    /// (by default each instance logs it at random, one in five).
+    case loadViewSometimes = "loadview-sometimes"
+    /// A memory warning also reaches the tab bar controller, and every controller gets it in the order the
+    /// controllers were created — the order they registered for UIApplicationDidReceiveMemoryWarningNotification,
+    /// which is NotificationCenter's. By default it reaches every controller on every tab's stack (presented ones and
+    /// hidden tabs' whole stacks included) but not the tab bar controller, tab by tab from each stack's top down.
+    /// Controllers off every stack (dead ones an app without dealloc logging cannot show dead, a leaked one) never get it.
+    case memoryWarningsEverywhere = "memory-warnings-everywhere"
+    /// Every tab's root is a ListViewController, and a push picks the top's class twice as often (three in five):
+    /// hidden instances of one class sit on several tab stacks.
+    case sameClassTabs = "same-class-tabs"
+    /// Sheets, all FilterViewController, are presented and dismissed (sometimes cancelled) far more often.
+    case manySheets = "many-sheets"
+}
+
 /// The rules `plant` writes one deviation of, in the order it plants them: every controller and app rule.
 enum PlantedRules {
     static let all: [Rule] = [
@@ -55,12 +79,26 @@ enum PlantedRules {
         .activeFromBackgroundWithoutForeground, .unexpectedStateCallback, .sceneNotConnected, .appCallbacksWithScenes,
     ]
 
-    /// Whether the style and format can show the rule: a second viewDidLoad, or one after an appearance, proves a
-    /// deviation only when an address names the instance; a thread needs thread ids, and a second launch in one
-    /// process its id (without one, a second launch starts a new session).
-    static func isPlantable(_ rule: Rule, style: MessageStyle, hasThreads: Bool) -> Bool {
+    /// Whether the style, format and habits can show the rule: a second viewDidLoad, or one after an appearance,
+    /// proves a deviation only when an address names the instance, and only in an app that logs viewDidLoad; a thread
+    /// needs thread ids, and a second launch in one process its id (without one, a second launch starts a new
+    /// session); a callback after dealloc, a leak and a dealloc on screen need an app that logs dealloc.
+    ///
+    /// In an app that never logs loading, a callback logged by class name alone may be another instance's, one the
+    /// log cannot rule out: a new one whose loading went unlogged (a stray viewWillAppear reads as a sheet of the
+    /// class presented over it, a callback after dealloc as a new instance's), or one a reading of the log keeps
+    /// alive (a pop back to an instance reads as well as the top replaced by a new instance of its class, and the
+    /// pop a leak needs, one no dealloc follows, as a push of one). A hidden instance of the top's class makes a
+    /// second viewDidAppear one without viewWillAppear, and a viewDidUnload or a dealloc legal. So without addresses
+    /// only the deviations no instance of the class could take legally, each under the same rule, are planted there.
+    static func isPlantable(_ rule: Rule, style: MessageStyle, hasThreads: Bool, habits: Set<LoggingHabit> = []) -> Bool {
+        let instancesAreKnown = style.hasAddresses || !habits.contains(.noLoad)
         switch rule {
-        case .viewLoadedTwice, .viewReloadedWhileVisible, .appearanceBeforeViewDidLoad: return style.hasAddresses
+        case .viewLoadedTwice, .viewReloadedWhileVisible, .appearanceBeforeViewDidLoad:
+            return style.hasAddresses && !habits.contains(.noLoad)
+        case .unbalancedWillCallback, .didAppearTwice, .viewUnloadedWhileVisible: return instancesAreKnown
+        case .callbackAfterDealloc, .possibleLeak, .deallocWhileOnScreen:
+            return instancesAreKnown && !habits.contains(.noDealloc)
         case .callbackOffMainThread, .launchRepeated: return hasThreads
         default: return true
         }
@@ -87,6 +125,7 @@ struct LegalTraffic: TrafficWriter {
     let lineHeader: LineHeader
     let style: MessageStyle
     let noise: Double
+    let habits: Set<LoggingHabit>
     let out = Writer()
     /// `line rule` for each planted deviation.
     private(set) var planted: [(line: Int, rule: Rule)] = []
@@ -98,18 +137,26 @@ struct LegalTraffic: TrafficWriter {
     private var tabs: [[Level]] = []
     private var activeTab = 0
     private var usesScenes = false
+    /// The session's tab bar controller, when it has tabs.
+    private var tabBar: Int?
+    /// With `loadViewSometimes`: whether each class logs loadView, decided the first time one of it loads.
+    private var classLogsLoadView: [String: Bool] = [:]
 
     static let screens = ["FeedViewController", "DetailViewController", "ListViewController", "ProfileViewController",
                           "SettingsViewController", "CartViewController"]
     static let tabRoots = ["FeedViewController", "ListViewController", "ListViewController", "ProfileViewController"]
     static let sheets = ["FilterViewController", "ShareViewController", "FeedViewController"]
 
-    init(random: SeededGenerator, header: LineHeader, style: MessageStyle, noise: Double, plant: Bool) {
+    init(random: SeededGenerator, header: LineHeader, style: MessageStyle, noise: Double, plant: Bool,
+         habits: Set<LoggingHabit> = []) {
         self.random = random
         self.lineHeader = header
         self.style = style
         self.noise = noise
-        toPlant = plant ? PlantedRules.all.filter { PlantedRules.isPlantable($0, style: style, hasThreads: header.hasThreads) } : []
+        self.habits = habits
+        toPlant = plant ? PlantedRules.all.filter {
+            PlantedRules.isPlantable($0, style: style, hasThreads: header.hasThreads, habits: habits)
+        } : []
     }
 
     /// Writes sessions until `bytes` are written and every rule is planted (or, should one find no place, for a
@@ -154,12 +201,19 @@ struct LegalTraffic: TrafficWriter {
     }
 
     private mutating func dealloc(_ controller: Int) {
-        call(controller, "dealloc")
+        if !habits.contains(.noDealloc) { call(controller, "dealloc") }
         controllers[controller].alive = false
     }
 
     private func liveCount(of className: String) -> Int {
         controllers.reduce(0) { $0 + ($1.alive && $1.className == className ? 1 : 0) }
+    }
+
+    /// The instances of the class the log cannot show dead: the live ones, and without dealloc logging every one the
+    /// session made.
+    private func undeadCount(of className: String) -> Int {
+        guard habits.contains(.noDealloc) else { return liveCount(of: className) }
+        return controllers.reduce(0) { $0 + ($1.className == className ? 1 : 0) }
     }
 
     // MARK: Screens
@@ -177,8 +231,26 @@ struct LegalTraffic: TrafficWriter {
     }
 
     private mutating func load(_ controller: Int) {
-        if chance(0.2) { call(controller, "loadView") }
+        if habits.contains(.noLoad) { return }
+        if habits.contains(.loadViewSometimes) {
+            if logsLoadView(controllers[controller].className) { call(controller, "loadView") }
+        } else if chance(0.2) {
+            call(controller, "loadView")
+        }
         call(controller, "viewDidLoad")
+    }
+
+    /// viewDidLoad alone, for a controller whose class never logs loadView (the tab bar controller, a child).
+    private mutating func didLoad(_ controller: Int) {
+        if !habits.contains(.noLoad) { call(controller, "viewDidLoad") }
+    }
+
+    /// With `loadViewSometimes`, whether the class logs loadView: decided once, the first time it is asked.
+    private mutating func logsLoadView(_ className: String) -> Bool {
+        if let decided = classLogsLoadView[className] { return decided }
+        let logs = chance(0.5)
+        classLogsLoadView[className] = logs
+        return logs
     }
 
     private mutating func layout(_ controller: Int) {
@@ -188,7 +260,8 @@ struct LegalTraffic: TrafficWriter {
 
     private mutating func push() {
         let from = top.controller
-        let next = make(chance(0.3) ? controllers[from].className : pick(LegalTraffic.screens))
+        let repeatsClass = chance(habits.contains(.sameClassTabs) ? 0.6 : 0.3)
+        let next = make(repeatsClass ? controllers[from].className : pick(LegalTraffic.screens))
         let loadsEarly = chance(0.2)
         if loadsEarly { load(next) }
         call(from, "viewWillDisappear:")
@@ -234,8 +307,13 @@ struct LegalTraffic: TrafficWriter {
 
     private mutating func present(asSheet: Bool) {
         let from = top.controller
-        let sameClass = chance(0.25)
-        let next = make(sameClass ? controllers[from].className : pick(asSheet ? LegalTraffic.sheets : LegalTraffic.screens))
+        let next: Int
+        if asSheet, habits.contains(.manySheets) {
+            next = make(LegalTraffic.sheets[0])
+        } else {
+            let sameClass = chance(0.25)
+            next = make(sameClass ? controllers[from].className : pick(asSheet ? LegalTraffic.sheets : LegalTraffic.screens))
+        }
         load(next)
         if asSheet {
             call(next, "viewWillAppear:")
@@ -279,7 +357,7 @@ struct LegalTraffic: TrafficWriter {
         let target = (activeTab + Int.random(in: 1..<tabs.count, using: &random)) % tabs.count
         let leaving = top.controller
         if tabs[target].isEmpty {
-            let root = make(LegalTraffic.tabRoots[target % LegalTraffic.tabRoots.count])
+            let root = make(tabRoot(target))
             tabs[target] = [Level(controller: root, arrival: .root)]
             load(root)
         }
@@ -307,9 +385,23 @@ struct LegalTraffic: TrafficWriter {
         }
     }
 
+    /// The class of a tab's root.
+    private func tabRoot(_ tab: Int) -> String {
+        habits.contains(.sameClassTabs) ? "ListViewController" : LegalTraffic.tabRoots[tab % LegalTraffic.tabRoots.count]
+    }
+
     private mutating func memoryWarning() {
         line("Received memory warning.")
         app("applicationDidReceiveMemoryWarning:")
+        if habits.contains(.memoryWarningsEverywhere) {
+            // Every controller alive in the hierarchy, the tab bar controller too, in the order they were made.
+            let reached = (tabs.flatMap { $0.map(\.controller) } + (tabBar.map { [$0] } ?? [])).sorted()
+            for controller in reached {
+                call(controller, "didReceiveMemoryWarning")
+                controllers[controller].warned = true
+            }
+            return
+        }
         for tab in tabs {
             for level in tab.reversed() {
                 call(level.controller, "didReceiveMemoryWarning")
@@ -343,8 +435,12 @@ struct LegalTraffic: TrafficWriter {
         let tabCount = chance(0.5) ? Int.random(in: 2...4, using: &random) : 1
         tabs = Array(repeating: [], count: tabCount)
         activeTab = 0
-        if tabCount > 1 { call(make("MainTabBarController"), "viewDidLoad") }
-        let root = make(tabCount > 1 ? LegalTraffic.tabRoots[0] : pick(LegalTraffic.screens))
+        tabBar = nil
+        if tabCount > 1 {
+            tabBar = make("MainTabBarController")
+            didLoad(tabBar!)
+        }
+        let root = make(tabCount > 1 ? tabRoot(0) : pick(LegalTraffic.screens))
         tabs[0] = [Level(controller: root, arrival: .root)]
         load(root)
         call(root, "viewWillAppear:")
@@ -357,7 +453,7 @@ struct LegalTraffic: TrafficWriter {
             if let rule = toPlant.first, chance(0.3), plantIfPossible(rule) { continue }
             step()
         }
-        if toPlant.first == .deallocWhileOnScreen, liveCount(of: controllers[top.controller].className) == 1 {
+        if toPlant.first == .deallocWhileOnScreen, undeadCount(of: controllers[top.controller].className) == 1 {
             plant(.deallocWhileOnScreen) { $0.dealloc($0.top.controller) }
         }
         if usesScenes {
@@ -372,6 +468,7 @@ struct LegalTraffic: TrafficWriter {
 
     /// One legal step, chosen among those the screens allow.
     private mutating func step() {
+        if habits.contains(.manySheets), chance(0.35), sheetStep() { return }
         let onSheet = top.arrival == .sheet
         let presented = stack.contains { $0.arrival == .present || $0.arrival == .sheet }
         let roll = Int.random(in: 0..<100, using: &random)
@@ -391,14 +488,27 @@ struct LegalTraffic: TrafficWriter {
         }
     }
 
+    /// With `manySheets`: dismisses the sheet on top (one time in five cancelled), or presents one; false when
+    /// neither can be done here.
+    private mutating func sheetStep() -> Bool {
+        if top.arrival == .sheet {
+            dismiss(cancelled: chance(0.2))
+            return true
+        }
+        guard stack.count < 8 else { return false }
+        present(asSheet: true)
+        return true
+    }
+
     // MARK: Planting
 
     /// Writes one deviation of `rule` if the screens allow it here without disturbing anything else.
     private mutating func plantIfPossible(_ rule: Rule) -> Bool {
         let current = top.controller
         let name = controllers[current].className
-        // The top's class has no other live instance: a misplaced callback could not be taken as another's.
-        let alone = liveCount(of: name) == 1 && top.arrival != .sheet
+        // The top's class has no other instance the log cannot show dead: a misplaced callback could not be taken as
+        // another's.
+        let alone = undeadCount(of: name) == 1 && top.arrival != .sheet
         let address = "<ShopApp.\(name): 0x\(String(controllers[current].address, radix: 16))>"
         switch rule {
         case .didAppearWithoutWillAppear where alone:
@@ -417,7 +527,10 @@ struct LegalTraffic: TrafficWriter {
         case .isAppearingOutsideAppearance where alone:
             plant(rule) { $0.call(current, "viewIsAppearing:") }
         case .appearanceBeforeViewDidLoad where top.arrival != .sheet && stack.count < 8:
-            let next = make(pick(LegalTraffic.screens))
+            let nextClass = pick(LegalTraffic.screens)
+            // A class that logs loadView would log it with the late viewDidLoad: left for another place.
+            if habits.contains(.loadViewSometimes), logsLoadView(nextClass) { return false }
+            let next = make(nextClass)
             call(current, "viewWillDisappear:")
             call(next, "viewWillAppear:")
             plant(rule) { $0.call(next, "viewDidLoad") }
@@ -433,11 +546,11 @@ struct LegalTraffic: TrafficWriter {
             plant(rule) { $0.call(current, "viewDidLoad") }
         case .callbackAfterDealloc:
             guard let gone = controllers.indices.last(where: { !controllers[$0].alive }),
-                  liveCount(of: controllers[gone].className) == 0 else { return false }
+                  undeadCount(of: controllers[gone].className) == 0 else { return false }
             plant(rule) { $0.call(gone, "viewWillLayoutSubviews") }
         case .didMoveWithoutWillMove:
             let child = make("BannerViewController")
-            call(child, "viewDidLoad")
+            didLoad(child)
             plant(rule) { $0.call(child, "didMoveToParentViewController:") }
         case .unbalancedAppearanceTransition:
             plant(rule) { $0.line("Unbalanced calls to begin/end appearance transitions for \(address).") }

@@ -39,6 +39,16 @@ struct LogGenCommand: ParsableCommand {
     @Option(name: .long, help: "How lifecycle messages are written (legal and plant traffic).")
     var style = MessageStyle.arrows
 
+    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("""
+        A logging habit of the app (legal and plant traffic; repeatable): no-load (never logs loadView or viewDidLoad), \
+        no-dealloc (never logs dealloc), loadview-sometimes (each class logs loadView always or never), \
+        memory-warnings-everywhere (a memory warning reaches the tab bar controller too, in the order the controllers \
+        were made), same-class-tabs (every tab's root is ListViewController, and pushes repeat the top's class more), \
+        many-sheets (FilterViewController sheets presented and dismissed far more often). Plant traffic leaves out the \
+        deviations a habit's missing lines could not show.
+        """, valueName: "habit"))
+    var habit: [LoggingHabit] = []
+
     @Option(name: .long, help: ArgumentHelp("Where plant traffic lists the deviations it planted.", valueName: "file"))
     var manifest: String?
 
@@ -69,6 +79,7 @@ struct LogGenCommand: ParsableCommand {
 
     func validate() throws {
         guard noise >= 0, noise < 1 else { throw ValidationError("--noise must be at least 0 and below 1, not \(noise)") }
+        guard habit.isEmpty || traffic != .classic else { throw ValidationError("--habit needs --traffic legal or plant") }
     }
 
     func run() throws {
@@ -82,7 +93,7 @@ struct LogGenCommand: ParsableCommand {
             generator.run(until: bytes.value)
         case .legal, .plant:
             var generator = LegalTraffic(random: SeededGenerator(state: seed), header: LineHeader(format: format, process: "ShopApp"),
-                                         style: style, noise: noise, plant: traffic == .plant)
+                                         style: style, noise: noise, plant: traffic == .plant, habits: Set(habit))
             generator.run(until: bytes.value)
             if let manifest {
                 try writeManifest(generator.planted.map { "\($0.line) \($0.rule.rawValue)\n" }.joined(), to: manifest)
@@ -127,3 +138,4 @@ struct ByteCount: ExpressibleByArgument {
 
 extension Format: ExpressibleByArgument {}
 extension MessageStyle: ExpressibleByArgument {}
+extension LoggingHabit: ExpressibleByArgument {}
