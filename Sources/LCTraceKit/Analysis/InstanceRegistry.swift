@@ -132,6 +132,8 @@ struct RoutingDecision {
     /// Several live instances were weighed: the one chosen is inferred.
     var weighed = false
     var alternative: (choice: InstanceChoice, rank: Int)?
+    /// A new instance, when it is a further alternative beside another existing one.
+    var newAlternative: Int?
 
     static func certain(_ choice: InstanceChoice) -> RoutingDecision { RoutingDecision(choice: choice) }
 }
@@ -300,13 +302,15 @@ struct InstanceRegistry {
         guard let best else { return .certain(.new) }
         var decision = RoutingDecision(choice: .existing(best.instance), rank: best.rank, weighed: considered > 1)
         guard !best.illegal else { return decision }
+        // A class that logs no loading: a push of a new instance reads exactly like a pop back to an existing one.
+        let unloggedNew = newRank != nil && callback == .viewWillAppear ? best.rank + InferenceRules.unloggedNewInstanceCost : nil
         if let second, !second.illegal,
            InferenceRules.keepsAlternative(callback, extraRank: second.rank - best.rank, chosen: lifecycles[best.instance],
                                            existing: lifecycles[second.instance]) {
             decision.alternative = (.existing(second.instance), second.rank)
-        } else if let newRank, callback == .viewWillAppear {
-            // A class that logs no loading: a push of a new instance reads exactly like a pop back to an existing one.
-            decision.alternative = (.new, best.rank + InferenceRules.unloggedNewInstanceCost)
+            decision.newAlternative = unloggedNew
+        } else if let unloggedNew {
+            decision.alternative = (.new, unloggedNew)
         } else if let newRank,
                   InferenceRules.keepsAlternative(callback, extraRank: newRank - best.rank, chosen: lifecycles[best.instance], existing: nil) {
             decision.alternative = (.new, newRank)

@@ -265,19 +265,9 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
            otherReadings[worst].cost >= cost + alternative.rank - decision.rank {
             otherReadings.remove(at: worst)
         }
-        if let alternative = decision.alternative,
-           otherReadings.count + newReadings.count + 1 < IdentityReadings.maxReadings {
-            if !holding {
-                holding = true
-                holdingSince = eventCount
-            }
-            var fork = currentReading()
-            if debugReadings { print("FORK line \(event.line) \(event.callback) choice \(decision.choice) r\(decision.rank) alt \(alternative.choice) r\(alternative.rank) cost \(cost) others \(otherReadings.count)") }
-            exchange(&fork)
-            cost += alternative.rank - decision.rank
-            take(event, by: instances.instance(for: alternative.choice, weighed: true, event: event, names: names))
-            exchange(&fork)
-            newReadings.append(fork)
+        if let alternative = decision.alternative {
+            fork(event, taking: alternative.choice, extraCost: alternative.rank - decision.rank)
+            if let rank = decision.newAlternative { fork(event, taking: .new, extraCost: rank - decision.rank) }
         }
         // A second viewWillAppear while the class's other instance is still appearing alone: one controller told twice.
         let appearingAlone = event.callback == .viewWillAppear && decision.choice == .new
@@ -289,6 +279,22 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
                            expected: wording.expected, actual: wording.actual))
         }
         take(event, by: instance)
+    }
+
+    /// Makes a copy of the reading in play that takes the callback as `choice`'s, at `extraCost`, when there is room.
+    private func fork(_ event: borrowing Event, taking choice: InstanceChoice, extraCost: Int) {
+        guard otherReadings.count + newReadings.count + 1 < IdentityReadings.maxReadings else { return }
+        if !holding {
+            holding = true
+            holdingSince = eventCount
+        }
+        var fork = currentReading()
+        if debugReadings { print("FORK line \(event.line) \(event.callback) alt \(choice) +\(extraCost) cost \(cost) others \(otherReadings.count)") }
+        exchange(&fork)
+        cost += extraCost
+        take(event, by: instances.instance(for: choice, weighed: true, event: event, names: names))
+        exchange(&fork)
+        newReadings.append(fork)
     }
 
     /// Takes a controller's callback, routed to `instance`, in the reading in play.
@@ -345,6 +351,9 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         if callback.isAppearanceCallback {
             transitions.observe(ObservedStep(controller: instance, callback: callback, line: event.line, micros: eventMicros),
                                 time: event.time, violated: violation != nil, context: self)
+            // A reading in which a transition goes on longer than any UIKit makes (an appearance left open while
+            // others come and go, all joining it) costs more with every step past the longest.
+            if transitions.openSteps > IdentityReadings.stepsPerTransition { cost += IdentityReadings.overlongTransitionStepCost }
         }
         if instances.releaseIsDue {
             instances.releaseDead { transitions.references($0) || leaks.watches($0) }

@@ -281,6 +281,9 @@ struct TransitionTracker {
         return navigation.record(kind, direction: direction, from: from, to: to)
     }
 
+    /// How many appearance callbacks the transition under way has taken (0 when none is open).
+    var openSteps: Int { open.isOpen ? open.steps.count : 0 }
+
     /// Whether the controller is the one taking part, alone, in the transition under way.
     func isOnlyParticipant(_ controller: Int) -> Bool {
         open.isOpen && open.participants.count == 1 && open.participants[0].controller == controller
