@@ -1,9 +1,7 @@
-import Foundation
 /// Analyses one session. It hands each event to the part that judges it — the app and scene state machines, the
 /// instance registry and each controller's lifecycle, the transition tracker, the leak and main-thread checks, the
 /// post-mortem — and turns what they find into findings, sent to the feed the moment they are decided and kept in the
 /// session's report. What the report keeps is bounded by `SessionLimits`, and the rest counted.
-let debugReadings = getenv("LCTRACE_DEBUG_READINGS") != nil
 final class SessionAnalyzer: TransitionContext, InstanceRoles {
     let index: Int
     let input: String
@@ -289,7 +287,6 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
             holdingSince = eventCount
         }
         var fork = currentReading()
-        if debugReadings { print("FORK line \(event.line) \(event.callback) alt \(choice) +\(extraCost) cost \(cost) others \(otherReadings.count)") }
         exchange(&fork)
         cost += extraCost
         take(event, by: instances.instance(for: choice, weighed: true, event: event, names: names))
@@ -518,7 +515,6 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         guard holding else { return }
         var best = cost
         for reading in otherReadings { best = min(best, reading.cost) }
-        if debugReadings, otherReadings.contains(where: { $0.cost > best + IdentityReadings.dropMargin }) || cost > best + IdentityReadings.dropMargin { print("DROP at \(endLine): in play \(cost), others \(otherReadings.map(\.cost))") }
         otherReadings.removeAll { $0.cost > best + IdentityReadings.dropMargin }
         if cost > best + IdentityReadings.dropMargin, let cheapest = otherReadings.indices.min(by: { otherReadings[$0].cost < otherReadings[$1].cost }) {
             exchange(&otherReadings[cheapest])
@@ -538,11 +534,6 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     /// Takes the cheapest reading (the one in play on a tie); its held findings that not every other reading needs are
     /// told as ambiguous. Then sends what it held.
     private func decideReadings() {
-        if debugReadings {
-            func describe(_ held: [HeldOutput]) -> String { held.compactMap { if case .finding(let f, _) = $0 { return "\(f.line):\(f.rule.rawValue)" }; return nil }.joined(separator: " ") }
-            print("DECIDE at \(endLine): in play \(cost) \(describe(held))")
-            for r in otherReadings { print("   other \(r.cost) \(describe(r.held))") }
-        }
         if let cheapest = otherReadings.indices.min(by: { otherReadings[$0].cost < otherReadings[$1].cost }),
            otherReadings[cheapest].cost < cost {
             exchange(&otherReadings[cheapest])
