@@ -131,4 +131,25 @@ import Testing
         #expect(try analyze(text: twice).findings.map(\.rule).contains(.unbalancedWillCallback))
         #expect(!(try analyze(text: twice).findings.map(\.rule).contains(.willAppearTwice)))
     }
+
+    /// When readings are decided without one being dropped, a finding the cheapest needs and another does not is told
+    /// as info, saying the log was ambiguous and how to make it certain; one every reading needs keeps its severity.
+    @Test func findingsOnlySomeReadingsNeedAreToldAsAmbiguous() {
+        func finding(_ rule: Rule, line: Int) -> Finding {
+            Finding(rule: rule, severity: .warning, input: "app.log", line: line, session: 1, controller: "B", message: "B left", expected: nil, actual: nil)
+        }
+        func reading(holding findings: [Finding]) -> IdentityReading {
+            IdentityReading(instances: InstanceRegistry(expected: 0, limits: SessionLimits()), transitions: TransitionTracker(), leaks: LeakWatch(timeoutSeconds: 3),
+                            hostedViews: HostedViewWatch(), transitionReports: [], transitionsNotListed: 0, findings: findings,
+                            findingsNotListed: 0, held: findings.map { .finding($0, listedAt: nil) }, madeAt: 0, cost: 50)
+        }
+        let leak8 = finding(.possibleLeak, line: 8)
+        let others = [reading(holding: [finding(.possibleLeak, line: 13)]), reading(holding: [leak8])]
+        #expect(!IdentityReadings.isShared(leak8, by: others))
+        #expect(IdentityReadings.isShared(leak8, by: [others[1]]))
+        let told = IdentityReadings.ambiguous(leak8)
+        #expect(told.severity == .info && told.rule == .possibleLeak && told.line == 8)
+        #expect(told.message.hasPrefix("B left (the log names controllers by class, and it is ambiguous here"))
+        #expect(told.message.contains("`print(self, #function)`"))
+    }
 }
