@@ -58,6 +58,7 @@ RUNS=${RUNS:-3}
 SMALL_REPEAT=${SMALL_REPEAT:-3}
 SMALL=${SMALL:-100M}
 LARGE=${LARGE:-1G}
+HABITS_SIZE=${HABITS_SIZE:-20M}
 SEED=${SEED:-1}
 DATA=bench-data
 mkdir -p "$DATA"
@@ -115,6 +116,23 @@ if [ ! -s "$legal" ] || [ "$(cat "$legal.seed" 2>/dev/null)" != "$SEED" ]; then
 fi
 "$LCTRACE" --format json --no-events "$legal" > "$report"
 false_findings=$(findings "$report")
+# Legal traffic of an app with every logging habit at once (no load lines, no dealloc, one class on several tabs,
+# many sheets of one class…), where identity needs several readings: its errors and warnings (false findings, for
+# information: the identity tests hold each combination to its figure) and the time per MB against plain traffic.
+habits_log="$DATA/habits-$HABITS_SIZE.log"
+if [ ! -s "$habits_log" ] || [ "$(cat "$habits_log.seed" 2>/dev/null)" != "$SEED" ]; then
+    "$LOGGEN" --traffic legal --style arrows --format nslog-modern --bytes "$HABITS_SIZE" --seed "$SEED" \
+        --habit no-load --habit no-dealloc --habit loadview-sometimes --habit memory-warnings-everywhere \
+        --habit same-class-tabs --habit many-sheets > "$habits_log"
+    echo "$SEED" > "$habits_log.seed"
+fi
+"$LCTRACE" --format json --no-events "$habits_log" > "$report"
+habit_findings=$(tr -d ' \n' < "$report" | grep -o '"findings":{"error":[0-9]*,"warning":[0-9]*' | tail -1 | grep -o '[0-9]*' | awk '{ n += $1 } END { print n + 0 }')
+habit_seconds=()
+for _ in $(seq "$RUNS"); do
+    # check exits 1 when it reports an error: only its time is wanted here.
+    habit_seconds+=("$({ "$TIME" -f '%e' "$LCTRACE" check --no-config "$habits_log" 2>&1 >/dev/null || true; } | tail -1)")
+done
 for size in "$SMALL" "$LARGE"; do
     file="$DATA/$size.log"
     cat "$file" > /dev/null  # warm the page cache
@@ -193,6 +211,8 @@ echo "| peak RSS, lctrace json ($LARGE) | $json_rss MiB | <= 64 MiB | $(check "$
 echo "| peak RSS, lctrace ndjson ($LARGE) | $ndjson_rss MiB | <= 64 MiB | $(check "$ndjson_rss" 0 64) |"
 echo "| time $LARGE / time $SMALL (lctrace json) | $linear | 9-11 | $(check "$linear" 9 11) |"
 echo "| findings on legal traffic ($SMALL, $LARGE, legal-$SMALL by class name) | $false_findings | 0 | $(check "$false_findings" 0 0) |"
+echo "| errors + warnings on legal traffic with every logging habit ($HABITS_SIZE, identity by readings) | $habit_findings | (information) | |"
+echo "| lctrace check on it, median of $RUNS | $(printf '%s\n' "${habit_seconds[@]}" | median) s | (information) | |"
 endless_met=0
 for key in $(printf '%s\n' "${!endless[@]}" | sort); do
     result=${endless[$key]}

@@ -191,6 +191,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         }
     }
 
+    @inline(__always)
     private func expireLeaks() {
         guard let micros = eventMicros, leaks.isWatching else { return }
         for leak in leaks.expire(now: micros, classLogsDealloc: classLogsDealloc) { emitLeak(leak, confirmed: true) }
@@ -302,10 +303,10 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         let measuresLoad = callback == .viewDidAppear && instances.reports[instance].loadToFirstAppearMs == nil
         let violation = instances.take(callback, by: instance, line: event.line, micros: eventMicros)
         if measuresLoad, let ms = instances.reports[instance].loadToFirstAppearMs {
-            send(.duration(ms, .loadToFirstAppear, name: instances.reports[instance].className))
+            sendDuration(ms, .loadToFirstAppear, name: instances.reports[instance].className)
         }
         if let className = event.message.className {
-            if callback.family == .controller {
+            if callback.family == .controller, names.hasHostingControllers {
                 hostedViews.controller(className, callback: callback, phaseAfter: instances.lifecycles[instance].phase, line: event.line,
                                        names: names) { instances.describedName(of: instance) }
             } else if callback == .onAppear, let covering = hostedViews.viewAppeared(className) {
@@ -385,7 +386,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
 
     func transitionClosed(_ report: consuming TransitionReport, removal: NavigationModel.Removal, endMicros: Int64?) {
         if streamsLiveItems { send(.transition(report)) }
-        if let duration = report.durationMs { send(.duration(duration, .transition, name: report.kind.rawValue)) }
+        if let duration = report.durationMs { sendDuration(duration, .transition, name: report.kind.rawValue) }
         if let threshold = rules.slowTransitionMs, let duration = report.durationMs, duration > threshold {
             let wording = RuleCatalog.slowTransitionWording(kind: report.kind, controllers: report.controllers, durationMs: duration, thresholdMs: threshold)
             emit(Deviation(rule: .slowTransition, line: report.endLine, subject: report.to ?? report.from, message: wording.message,
@@ -466,6 +467,13 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
 
     /// Sends output of the reading in play, or holds it while there are other readings (in every reading, when the
     /// part of the event every reading shares made it).
+    /// `send(.duration(…))`, without making the held value when nothing is held (a duration per transition).
+    @inline(__always)
+    private func sendDuration(_ ms: Double, _ kind: DurationKind, name: String) {
+        guard holding else { return feed.duration(ms, of: kind, name: name) }
+        send(.duration(ms, kind, name: name))
+    }
+
     private func send(_ output: HeldOutput) {
         guard holding else { return deliver(output) }
         held.append(output)
