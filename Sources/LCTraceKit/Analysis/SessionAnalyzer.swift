@@ -159,11 +159,11 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
             expireLeaks()
             handleController(event)
             if holding {
-                for index in otherReadings.indices {
-                    exchange(&otherReadings[index])
-                    expireLeaks()
-                    handleController(event, inPlay: false)
-                    exchange(&otherReadings[index])
+                // Each reading takes the event (a copy: a borrowed one cannot be captured).
+                let copy = copy event
+                inOtherReadings { session in
+                    session.expireLeaks()
+                    session.handleController(copy, inPlay: false)
                 }
             }
             settleReadings()
@@ -183,7 +183,11 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     /// Runs `body` in every reading kept, the one in play first.
     private func inEveryReading(_ body: (SessionAnalyzer) -> Void) {
         body(self)
-        guard holding else { return }
+        if holding { inOtherReadings(body) }
+    }
+
+    /// Runs `body` in each reading kept besides the one in play, swapped in for it.
+    private func inOtherReadings(_ body: (SessionAnalyzer) -> Void) {
         for index in otherReadings.indices {
             exchange(&otherReadings[index])
             body(self)
@@ -444,12 +448,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
                               controller: deviation.subject, message: deviation.message,
                               expected: deviation.expected, actual: deviation.actual)
         record(finding)
-        guard inSharedPart else { return }
-        for index in otherReadings.indices {
-            exchange(&otherReadings[index])
-            record(finding)
-            exchange(&otherReadings[index])
-        }
+        if inSharedPart { inOtherReadings { $0.record(finding) } }
     }
 
     /// Lists the finding in the reading in play, weighs it, and sends it (or holds it).
