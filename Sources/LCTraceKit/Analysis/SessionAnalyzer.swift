@@ -262,15 +262,9 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     /// decided for longest is the one least likely to be decided.
     private func handleController(_ event: borrowing Event, inPlay: Bool = true) {
         let decision = instances.decide(event, roles: self)
-        if let alternative = decision.alternative, inPlay,
-           otherReadings.count + newReadings.count + 1 >= IdentityReadings.maxReadings,
-           let worst = otherReadings.indices.max(by: { (otherReadings[$0].cost, -otherReadings[$0].madeAt) < (otherReadings[$1].cost, -otherReadings[$1].madeAt) }),
-           otherReadings[worst].cost >= cost + alternative.rank - decision.rank {
-            otherReadings.remove(at: worst)
-        }
         if let alternative = decision.alternative {
-            fork(event, taking: alternative.choice, extraCost: alternative.rank - decision.rank)
-            if let rank = decision.newAlternative { fork(event, taking: .new, extraCost: rank - decision.rank) }
+            fork(event, taking: alternative.choice, extraCost: alternative.rank - decision.rank, inPlay: inPlay)
+            if let rank = decision.newAlternative { fork(event, taking: .new, extraCost: rank - decision.rank, inPlay: inPlay) }
         }
         // A second viewWillAppear while the class's other instance is still appearing alone: one controller told twice.
         let appearingAlone = event.callback == .viewWillAppear && decision.choice == .new
@@ -285,7 +279,12 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     }
 
     /// Makes a copy of the reading in play that takes the callback as `choice`'s, at `extraCost`, when there is room.
-    private func fork(_ event: borrowing Event, taking choice: InstanceChoice, extraCost: Int) {
+    private func fork(_ event: borrowing Event, taking choice: InstanceChoice, extraCost: Int, inPlay: Bool) {
+        if inPlay, otherReadings.count + newReadings.count + 1 >= IdentityReadings.maxReadings,
+           let worst = otherReadings.indices.max(by: { (otherReadings[$0].cost, -otherReadings[$0].madeAt) < (otherReadings[$1].cost, -otherReadings[$1].madeAt) }),
+           otherReadings[worst].cost >= cost + extraCost {
+            otherReadings.remove(at: worst)
+        }
         guard otherReadings.count + newReadings.count + 1 < IdentityReadings.maxReadings else { return }
         if !holding {
             holding = true
