@@ -257,9 +257,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     // MARK: View controllers
 
     /// Takes a controller's callback in the reading in play; when another instance could as well be meant, first in a
-    /// copy of the reading that takes it as that one's. With no room for another reading, the reading in play makes
-    /// room by dropping the costliest of the others, the oldest of those that cost as much: an ambiguity nothing has
-    /// decided for longest is the one least likely to be decided.
+    /// copy of the reading that takes it as that one's (`fork`).
     private func handleController(_ event: borrowing Event, inPlay: Bool = true) {
         let decision = instances.decide(event, roles: self)
         if let alternative = decision.alternative {
@@ -278,7 +276,10 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         take(event, by: instance)
     }
 
-    /// Makes a copy of the reading in play that takes the callback as `choice`'s, at `extraCost`, when there is room.
+    /// Makes a copy of the reading in play that takes the callback as `choice`'s, at `extraCost`. With no room for
+    /// another reading, the reading in play (`inPlay`; not one of the others, which are being walked) makes room by
+    /// dropping the costliest of the others, the oldest of those that cost as much, when it costs at least as much as
+    /// the copy would: an ambiguity nothing has decided for longest is the one least likely to be decided.
     private func fork(_ event: borrowing Event, taking choice: InstanceChoice, extraCost: Int, inPlay: Bool) {
         if inPlay, otherReadings.count + newReadings.count + 1 >= IdentityReadings.maxReadings,
            let worst = otherReadings.indices.max(by: { (otherReadings[$0].cost, -otherReadings[$0].madeAt) < (otherReadings[$1].cost, -otherReadings[$1].madeAt) }),
