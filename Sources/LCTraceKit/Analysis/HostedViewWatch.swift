@@ -28,6 +28,18 @@ struct HostedViewWatch {
 
     static let hostingClass = "UIHostingController"
 
+    /// The root view a class named as reports name it hosts (`UIHostingController<DetailView>` → `DetailView`); nil
+    /// for any other class, and for a root view whose arguments were too long to name (`…`). Compared as bytes: most
+    /// classes are not hosting controllers, and are told so at the first byte.
+    static func hostedView(byClassNamed name: String) -> Substring? {
+        let prefix = hostingClass.utf8.count
+        guard name.utf8.starts(with: hostingClass.utf8), name.utf8.dropFirst(prefix).first == UInt8(ascii: "<"),
+              name.utf8.last == UInt8(ascii: ">") else { return nil }
+        // A root view with arguments of its own, or several, is named as it is written (`List<Row>`).
+        let argument = name.dropFirst(hostingClass.count + 1).dropLast()
+        return argument.isEmpty || argument == "…" ? nil : argument
+    }
+
     /// Callbacks of a hosting controller that end a covering: it is created, loaded or appears again, or is gone.
     private static func uncovers(_ callback: Callback) -> Bool {
         switch callback {
@@ -55,17 +67,10 @@ struct HostedViewWatch {
     private mutating func hosted(by className: ClassName, names: NameTable) -> Hosted {
         let known = hostedViews[className]
         guard case .unchecked = known else { return known }
-        let name = names[className]
         var hosted = Hosted.nothing
-        // Compared as bytes: most classes are not hosting controllers, and are told so at the first byte.
-        if name.utf8.starts(with: HostedViewWatch.hostingClass.utf8), name.utf8.dropFirst(HostedViewWatch.hostingClass.utf8.count).first == UInt8(ascii: "<"),
-           name.utf8.last == UInt8(ascii: ">") {
-            let argument = name.dropFirst(HostedViewWatch.hostingClass.count + 1).dropLast()
-            // A root view with arguments of its own, or several, is named as it is written (`List<Row>`).
-            if !argument.isEmpty, argument != "…", let view = names.className(String(argument)) {
-                hosted = .view(view)
-                hostsAny = true
-            }
+        if let argument = HostedViewWatch.hostedView(byClassNamed: names[className]), let view = names.className(String(argument)) {
+            hosted = .view(view)
+            hostsAny = true
         }
         hostedViews[className] = hosted
         return hosted

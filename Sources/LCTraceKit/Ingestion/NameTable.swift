@@ -74,14 +74,13 @@ final class NameTable {
     /// The class named `text` (already without its module). Nil when the table is full.
     func className(_ text: String) -> ClassName? {
         guard let number = classes.number(for: text) else { return nil }
-        if !hasHostingControllers, text.utf8.starts(with: NameTable.hostingControllerPrefix.utf8) { hasHostingControllers = true }
+        if !hasHostingControllers, HostedViewWatch.hostedView(byClassNamed: text) != nil { hasHostingControllers = true }
         return ClassName(number: number)
     }
 
     /// Whether a class the table named is a SwiftUI hosting controller with its root view (`UIHostingController<…>`):
     /// until one is, no session needs to tie views to the controllers hosting them (`HostedViewWatch`).
     private(set) var hasHostingControllers = false
-    static let hostingControllerPrefix = HostedViewWatch.hostingClass + "<"
 
     /// The spelling `text`. Nil when the table is full.
     func spelling(_ text: String) -> Spelling? { spellings.number(for: text).map { Spelling(number: $0) } }

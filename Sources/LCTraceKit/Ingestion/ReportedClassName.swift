@@ -41,10 +41,14 @@ enum ReportedClassName {
         guard let type = readType(&rest, depth: 0), rest.allSatisfy(\.isWhitespace) else {
             return String(withoutModule(base(text))) + text[base(text).endIndex...]
         }
-        let base = String(withoutModule(type.name))
-        guard !type.arguments.isEmpty else { return base }
-        let arguments = type.arguments.map(render).joined(separator: ", ")
-        return base + "<" + (arguments.count > maxArgumentsLength ? "…" : arguments) + ">"
+        return named(withoutModule(type.name), arguments: type.arguments)
+    }
+
+    /// A class's name with its arguments rendered, or `<…>` for arguments longer than `maxArgumentsLength`.
+    private static func named(_ base: Substring, arguments: [WrittenType]) -> String {
+        guard !arguments.isEmpty else { return String(base) }
+        let rendered = arguments.map(render).joined(separator: ", ")
+        return base + "<" + (rendered.count > maxArgumentsLength ? "…" : rendered) + ">"
     }
 
     /// One type from the start of `text`: a name, then its arguments in `<…>`. Nil when it is not one (or nested
@@ -94,9 +98,7 @@ enum ReportedClassName {
         guard bytes.count > 4, bytes.starts(with: "_Tt".utf8) else { return nil }
         var reader = MangledReader(bytes: bytes, index: bytes.startIndex + 3)
         guard let type = reader.readType(depth: 0), reader.index == bytes.endIndex else { return nil }
-        guard !type.arguments.isEmpty else { return String(type.name) }
-        let arguments = type.arguments.map(render).joined(separator: ", ")
-        return type.name + "<" + (arguments.count > maxArgumentsLength ? "…" : arguments) + ">"
+        return named(type.name, arguments: type.arguments)
     }
 
     /// Reads an old-style mangled type, keeping the substitutions it defines.
