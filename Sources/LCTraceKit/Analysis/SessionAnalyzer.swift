@@ -174,7 +174,10 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
             inSharedPart = false
             if let kind = callback.declaredKind {
                 let line = event.line
-                inEveryReading { $0.transitions.declare(kind, line: line, context: $0) }
+                inEveryReading { session in
+                    session.transitions.declare(kind, line: line, context: session)
+                    session.takeTransitionNews()
+                }
             }
             if holding { settleReadings() }
         }
@@ -206,6 +209,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         inEveryReading { session in
             inFlight.append(session.transitions.isInFlight(session))
             session.transitions.finish(session)
+            session.takeTransitionNews()
         }
         inSharedPart = holding
         emit(mainThread.finish())
@@ -353,6 +357,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         if callback.isAppearanceCallback {
             transitions.observe(ObservedStep(controller: instance, callback: callback, line: event.line, micros: eventMicros),
                                 time: event.time, violated: violation != nil, context: self)
+            takeTransitionNews()
             // A reading in which a transition goes on longer than any UIKit makes (an appearance left open while
             // others come and go, all joining it) costs more with every step past the longest.
             if transitions.openSteps > IdentityReadings.stepsPerTransition { cost += IdentityReadings.overlongTransitionStepCost }
@@ -388,7 +393,19 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
 
     func areInterchangeable(_ first: Int, _ second: Int) -> Bool { instances.areInterchangeable(first, second) }
 
-    func transitionClosed(_ report: consuming TransitionReport, removal: NavigationModel.Removal, endMicros: Int64?) {
+    /// Acts on what the transition tracker found in the call just made: findings, leak checks, listed transitions.
+    @inline(__always)
+    private func takeTransitionNews() {
+        guard transitions.hasNews else { return }
+        while let news = transitions.takeNews() {
+            switch consume news {
+            case .closed(let report, let removal, let endMicros): transitionClosed(report, removal: removal, endMicros: endMicros)
+            case .deviation(let deviation): emit(deviation)
+            }
+        }
+    }
+
+    private func transitionClosed(_ report: consuming TransitionReport, removal: NavigationModel.Removal, endMicros: Int64?) {
         if streamsLiveItems { send(.transition(report)) }
         if let duration = report.durationMs { sendDuration(duration, .transition, name: report.kind.rawValue) }
         if let threshold = rules.slowTransitionMs, let duration = report.durationMs, duration > threshold {
@@ -410,8 +427,6 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
             transitionsNotListed += 1
         }
     }
-
-    func transitionDeviation(_ deviation: Deviation) { emit(deviation) }
 
     // MARK: Findings
 

@@ -6,7 +6,7 @@ struct ObservedStep {
     var micros: Int64?
 }
 
-/// What the transition tracker needs to know about the session's controllers, and where it sends its results.
+/// What the transition tracker needs to know about the session's controllers.
 protocol TransitionContext: AnyObject {
     func name(of controller: Int) -> String
     func phase(of controller: Int) -> ControllerPhase
@@ -18,10 +18,16 @@ protocol TransitionContext: AnyObject {
     func areInterchangeable(_ first: Int, _ second: Int) -> Bool
     /// Whether a controller other than `controller`, and not the child of a container, is visible.
     func isAnyOtherVisible(than controller: Int) -> Bool
+}
+
+/// What the transition tracker found while taking a callback, a declaration or the session's end, for the session to
+/// act on: in the order found.
+enum TransitionNews {
     /// A transition closed; `removal` says which controllers it took off a navigation or modal stack, `endMicros` the
     /// time of its last callback.
-    func transitionClosed(_ report: consuming TransitionReport, removal: NavigationModel.Removal, endMicros: Int64?)
-    func transitionDeviation(_ deviation: Deviation)
+    case closed(TransitionReport, removal: NavigationModel.Removal, endMicros: Int64?)
+    /// A transition broke the order of its template, or fits none.
+    case deviation(Deviation)
 }
 
 /// Groups the appearance callbacks of a session into transitions and classifies each against
@@ -95,9 +101,29 @@ struct TransitionTracker {
     private var pendingIntent: (kind: TransitionKind, line: Int)?
     /// The stacks as far as the log shows them, changed by each transition that closes.
     private(set) var navigation = NavigationModel()
+    /// What the calls since the session last took it found (`takeNews`), oldest first; newest first once the
+    /// session began taking several.
+    private var news: [TransitionNews] = []
+    private var newsReversed = false
 
-    // Each call takes the session as `context`: passed down, it is borrowed for the call instead of being retained
-    // and released on every callback, as a stored reference to it would be.
+    /// Whether a call left news for the session.
+    var hasNews: Bool { !news.isEmpty }
+
+    /// The oldest news not taken yet, moved out (a report is not copied); nil when there is none. A call seldom finds
+    /// more than one thing: then the news is taken from the end, which moves and shifts nothing.
+    mutating func takeNews() -> TransitionNews? {
+        if news.count > 1, !newsReversed {
+            news.reverse()
+            newsReversed = true
+        }
+        let oldest = news.popLast()
+        if news.isEmpty { newsReversed = false }
+        return oldest
+    }
+
+    private mutating func tell(_ found: consuming TransitionNews) {
+        news.append(found)
+    }
 
     /// Whether a transition is in flight (some participant still appearing or disappearing).
     func isInFlight(_ context: any TransitionContext) -> Bool {
@@ -169,38 +195,40 @@ struct TransitionTracker {
         let incoming = open.side(.incoming)
         let from = outgoing.count == 1 ? outgoing.first : nil
         let to = incoming.count == 1 ? incoming.first : nil
-        let kind: TransitionKind
+        var kind = TransitionKind.compound
         if outgoing.count + incoming.count == 1 || (from != nil && to != nil) {
-            kind = classify(open, from: from, to: to, context: context)
-        } else {
-            kind = .compound
+            let classified = classify(open, from: from, to: to, context: context)
+            kind = classified.kind
+            if let deviation = classified.deviation { tell(.deviation(deviation)) }
         }
         handOpen(as: kind, removal: record(kind, from: from, to: to, context: context), context: context)
     }
 
-    /// Hands the open transition's report to the session, and empties it for the next.
+    /// Leaves the open transition's report for the session, and empties it for the next.
     private mutating func handOpen(as kind: TransitionKind, removal: NavigationModel.Removal, context: any TransitionContext) {
         let report = report(open, kind: kind, context: context)
         let endMicros = open.steps[open.steps.count - 1].micros
         open.reset()
-        context.transitionClosed(report, removal: removal, endMicros: endMicros)
+        tell(.closed(report, removal: removal, endMicros: endMicros))
     }
 
-    private func classify(_ current: Open, from: Int?, to: Int?, context: any TransitionContext) -> TransitionKind {
+    /// The transition's kind, and the deviation from its template when it broke one.
+    private func classify(_ current: Open, from: Int?, to: Int?, context: any TransitionContext) -> (kind: TransitionKind, deviation: Deviation?) {
         if let declared = current.declared {
-            if let accepted = TransitionTemplates.accepts(declared.kind, current.shape) { return accepted.kind }
+            if let accepted = TransitionTemplates.accepts(declared.kind, current.shape) { return (accepted.kind, nil) }
+            var deviation: Deviation?
             if !current.hadViolation, let template = TransitionTemplates.declared(declared.kind) {
                 let observed = current.observed
                 let index = zip(template.steps, observed).prefix { $0 == $1 }.count
                 let got = current.steps[min(index, current.steps.count - 1)]
                 let expected = index < template.steps.count ? describe(template.steps[index], from: from, to: to, context: context) : "no further callback"
                 let actual = "\(context.name(of: got.controller)) \(got.callback.rawValue)"
-                context.transitionDeviation(Deviation(
+                deviation = Deviation(
                     rule: .transitionOrder, line: got.line, subject: context.name(of: got.controller),
                     message: "\(declared.kind.rawValue) declared at line \(declared.line) expects \(expected) next, but \(actual) came",
-                    expected: expected, actual: actual))
+                    expected: expected, actual: actual)
             }
-            return declared.kind
+            return (declared.kind, deviation)
         }
         // The shared table is read in place: a local copy would retain it (on every thread) for each transition.
         var candidates: (first: Int?, several: Bool) = (nil, false)
@@ -212,12 +240,11 @@ struct TransitionTracker {
         }
         guard let first = candidates.first.map({ TransitionTemplates.all[$0].kind }) else {
             // One controller alone: its own automaton judges its order; only the exchange of two is a transition question.
-            if from == nil || to == nil { return to == nil ? .disappear : .appear }
-            if !current.hadViolation { reportUnrecognized(current, observed: current.observed, context: context) }
-            return .unrecognized
+            if from == nil || to == nil { return (to == nil ? .disappear : .appear, nil) }
+            return (.unrecognized, current.hadViolation ? nil : unrecognized(current, observed: current.observed, context: context))
         }
         // Several templates fit only for push/pop, pop-to-root and present/dismiss, which share their shapes.
-        guard candidates.several, let from, let to else { return first }
+        guard candidates.several, let from, let to else { return (first, nil) }
         // The history (or, without one, the incoming controller's newness) decides the direction.
         let direction: TransitionTemplate.Direction = isReturn(from: from, to: to, at: current.steps[0].line, context: context) ? .backward : .forward
         var chosen = first
@@ -227,18 +254,19 @@ struct TransitionTracker {
             chosen = TransitionTemplates.all[position].kind
             return false
         }
-        return chosen
+        return (chosen, nil)
     }
 
-    private func reportUnrecognized(_ current: Open, observed: [TransitionStep], context: any TransitionContext) {
+    /// The deviation of a transition that fits no template, at its first step past the longest template prefix.
+    private func unrecognized(_ current: Open, observed: [TransitionStep], context: any TransitionContext) -> Deviation {
         let index = min(TransitionTemplates.longestKnownPrefix(of: observed), current.steps.count - 1)
         let got = current.steps[index]
         let before = current.steps[..<index].map { "\(context.name(of: $0.controller)) \($0.callback.rawValue)" }
         let actual = "\(context.name(of: got.controller)) \(got.callback.rawValue)"
-        context.transitionDeviation(Deviation(
+        return Deviation(
             rule: .transitionUnrecognized, line: got.line, subject: context.name(of: got.controller),
             message: "\(actual) fits no UIKit transition" + (before.isEmpty ? "" : " after " + before.joined(separator: " → ")),
-            actual: actual))
+            actual: actual)
     }
 
     private func holds(_ requirement: TransitionTemplate.Requirement, from: Int?, to: Int?, context: any TransitionContext) -> Bool {
