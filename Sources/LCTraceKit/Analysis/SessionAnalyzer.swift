@@ -39,18 +39,25 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
 
     private var app = AppReport(events: [], eventCount: 0, finalPhase: .unknown)
     private var activity: ActivityTracker
-    private var instances: InstanceRegistry
-    private var transitions = TransitionTracker()
-    private var transitionReports: [TransitionReport] = []
-    private var transitionsNotListed = 0
-    private var leaks: LeakWatch
+    // The parts of a reading (below, to `findingsNotListed`) are read and changed on every controller callback, in every
+    // reading kept, and swapped in and out of the readings (`exchange`); each run-time exclusivity check costs a call
+    // into the runtime, about a sixth of the analysis when several readings are kept. It is not checked: only this
+    // session's own methods touch them, on one thread, and the one that changes a part hands the parts it calls
+    // (`instances.decide`'s `roles`, `transitions.observe`'s `context`, `releaseDead`'s test) only questions about the
+    // other parts — `facts` reads `transitions`, the transition context reads `instances` — never about the part being
+    // changed.
+    @exclusivity(unchecked) private var instances: InstanceRegistry
+    @exclusivity(unchecked) private var transitions = TransitionTracker()
+    @exclusivity(unchecked) private var transitionReports: [TransitionReport] = []
+    @exclusivity(unchecked) private var transitionsNotListed = 0
+    @exclusivity(unchecked) private var leaks: LeakWatch
     @exclusivity(unchecked) private var hostedViews = HostedViewWatch()
     @exclusivity(unchecked) private var loadLoops = LoadLoopWatch()
+    @exclusivity(unchecked) private var findings: [Finding] = []
+    @exclusivity(unchecked) private var findingsNotListed = 0
     private var mainThread = MainThreadCheck()
     private var postMortem: PostMortem
     private var launch = LaunchClock()
-    private var findings: [Finding] = []
-    private var findingsNotListed = 0
     private(set) var eventCount = 0
 
     // The reading of who is who in play is the parts above (instances, transitions, leaks, hostedViews, the transition
@@ -372,11 +379,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     func classLogsCreation(_ className: ClassName) -> Bool { knowledge.logsCreation(names[className]) }
 
     func facts(of controller: Int, for callback: Callback) -> RoleFacts {
-        let navigation = transitions.navigation
-        let place = transitions.place(of: controller)
-        return RoleFacts(fit: transitions.fit(of: controller, callback), isRevealed: place.isRevealed,
-                         isOnTop: navigation.isOnTop(controller), isTopOfAStack: navigation.isTopOfAStack(controller), leftOnEvidence: navigation.leftOnEvidence(controller),
-                         isOnStack: navigation.knows(controller), isBelowLeaving: place.isBelowLeaving, isParticipant: place.isParticipant)
+        transitions.roleFacts(of: controller, for: callback)
     }
 
     // MARK: TransitionContext

@@ -341,6 +341,15 @@ struct TransitionTracker {
         return TransitionTemplates.fit(shape)
     }
 
+    /// What the transition under way and the stacks say about `controller`'s place, for telling instances of one class
+    /// apart (`InferenceRules.rank`): read in one access to the tracker, the stacks not copied.
+    func roleFacts(of controller: Int, for callback: Callback) -> RoleFacts {
+        let place = place(of: controller)
+        return RoleFacts(fit: fit(of: controller, callback), isRevealed: place.isRevealed, isOnTop: navigation.isOnTop(controller),
+                         isTopOfAStack: navigation.isTopOfAStack(controller), leftOnEvidence: navigation.leftOnEvidence(controller),
+                         isOnStack: navigation.knows(controller), isBelowLeaving: place.isBelowLeaving, isParticipant: place.isParticipant)
+    }
+
     /// Where `controller` stands in the transition under way: taking part already; right below a leaving controller,
     /// so that a pop or dismiss of it would reveal it; or where a pop-to-root or a dismiss of it could.
     func place(of controller: Int) -> (isParticipant: Bool, isRevealed: Bool, isBelowLeaving: Bool) {
