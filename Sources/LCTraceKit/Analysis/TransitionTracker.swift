@@ -100,7 +100,7 @@ struct TransitionTracker {
     private var open = Open()
     private var pendingIntent: (kind: TransitionKind, line: Int)?
     /// The stacks as far as the log shows them, changed by each transition that closes.
-    private(set) var navigation = NavigationModel()
+    private var navigation = NavigationModel()
     /// What the calls since the session last took it found (`takeNews`), oldest first; newest first once the
     /// session began taking several.
     private var news: [TransitionNews] = []
@@ -119,10 +119,6 @@ struct TransitionTracker {
         let oldest = news.popLast()
         if news.isEmpty { newsReversed = false }
         return oldest
-    }
-
-    private mutating func tell(_ found: consuming TransitionNews) {
-        news.append(found)
     }
 
     /// Whether a transition is in flight (some participant still appearing or disappearing).
@@ -199,7 +195,7 @@ struct TransitionTracker {
         if outgoing.count + incoming.count == 1 || (from != nil && to != nil) {
             let classified = classify(open, from: from, to: to, context: context)
             kind = classified.kind
-            if let deviation = classified.deviation { tell(.deviation(deviation)) }
+            if let deviation = classified.deviation { news.append(.deviation(deviation)) }
         }
         handOpen(as: kind, removal: record(kind, from: from, to: to, context: context), context: context)
     }
@@ -209,7 +205,7 @@ struct TransitionTracker {
         let report = report(open, kind: kind, context: context)
         let endMicros = open.steps[open.steps.count - 1].micros
         open.reset()
-        tell(.closed(report, removal: removal, endMicros: endMicros))
+        news.append(.closed(report, removal: removal, endMicros: endMicros))
     }
 
     /// The transition's kind, and the deviation from its template when it broke one.
@@ -331,7 +327,7 @@ struct TransitionTracker {
 
     /// How well `callback` on `controller` would continue the transition under way: whether the steps so far and this
     /// one are the start of a UIKit template, of one with two controllers or of a lone one.
-    func fit(of controller: Int, _ callback: Callback) -> TransitionFit {
+    private func fit(of controller: Int, _ callback: Callback) -> TransitionFit {
         guard callback.isAppearanceCallback, open.isOpen, !open.steps.isEmpty else { return .opens }
         let known = open.role(of: controller)
         if open.waitingForOtherSide, known != nil { return .opens }
@@ -352,7 +348,7 @@ struct TransitionTracker {
 
     /// Where `controller` stands in the transition under way: taking part already; right below a leaving controller,
     /// so that a pop or dismiss of it would reveal it; or where a pop-to-root or a dismiss of it could.
-    func place(of controller: Int) -> (isParticipant: Bool, isRevealed: Bool, isBelowLeaving: Bool) {
+    private func place(of controller: Int) -> (isParticipant: Bool, isRevealed: Bool, isBelowLeaving: Bool) {
         guard open.isOpen else { return (false, false, false) }
         var place = (isParticipant: false, isRevealed: false, isBelowLeaving: false)
         for participant in open.participants {
