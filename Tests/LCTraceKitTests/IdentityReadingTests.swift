@@ -24,22 +24,16 @@ import Testing
     /// combination must be silent; none may get worse.
     static let residual: [String: Int] = [
         "no-dealloc,loadview-sometimes,memory-warnings-everywhere,same-class-tabs,many-sheets": 6,
-        "no-load": 6,
-        "no-load,loadview-sometimes": 6,
         "no-load,loadview-sometimes,many-sheets": 3,
-        "no-load,loadview-sometimes,memory-warnings-everywhere": 3,
         "no-load,loadview-sometimes,memory-warnings-everywhere,many-sheets": 3,
-        "no-load,loadview-sometimes,memory-warnings-everywhere,same-class-tabs": 12,
-        "no-load,loadview-sometimes,memory-warnings-everywhere,same-class-tabs,many-sheets": 3,
+        "no-load,loadview-sometimes,memory-warnings-everywhere,same-class-tabs": 6,
         "no-load,loadview-sometimes,same-class-tabs": 12,
-        "no-load,loadview-sometimes,same-class-tabs,many-sheets": 3,
+        "no-load,loadview-sometimes": 6,
         "no-load,many-sheets": 3,
-        "no-load,memory-warnings-everywhere": 3,
         "no-load,memory-warnings-everywhere,many-sheets": 3,
-        "no-load,memory-warnings-everywhere,same-class-tabs": 12,
-        "no-load,memory-warnings-everywhere,same-class-tabs,many-sheets": 3,
+        "no-load,memory-warnings-everywhere,same-class-tabs": 6,
         "no-load,same-class-tabs": 12,
-        "no-load,same-class-tabs,many-sheets": 3,
+        "no-load": 6,
     ]
 
     @Test(arguments: combinations)
