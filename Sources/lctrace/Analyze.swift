@@ -38,7 +38,7 @@ struct Analyze: ParsableCommand {
                                   failureSeverity: failOn.severity ?? .error).run()
         let summary = outcome.summary
         failForUnreadInputs(outcome.unreadPaths)
-        if let threshold = failOn.severity, summary.findings(atLeast: threshold) > 0 {
+        if let threshold = failOn.severity, summary.findings.atLeast(threshold) > 0 {
             throw ExitCode(ExitStatus.findingsAtThreshold)
         }
     }
@@ -48,9 +48,3 @@ enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json, ndjson
 }
 
-extension RunSummary {
-    /// Findings of `severity` or more severe.
-    func findings(atLeast severity: Severity) -> Int {
-        Severity.allCases.filter { $0 >= severity }.reduce(0) { $0 + findings($1) }
-    }
-}

@@ -49,7 +49,7 @@ struct Check: ParsableCommand {
         run.emptyInputIsError = !allowEmptyInput
         let outcome = run.run()
         let summary = outcome.summary
-        let failing = failOn.severity.map { summary.findings(atLeast: $0) } ?? 0
+        let failing = failOn.severity.map { summary.findings.atLeast($0) } ?? 0
         if !input.quiet { StandardStream.error.write("lctrace: " + TerminalText.escaped(Check.summaryLine(summary)) + "\n") }
         if failing > 0, let threshold = failOn.severity {
             let counted = threshold == .error ? plural(failing, "error") : plural(failing, "finding") + " of warning severity or more"
@@ -64,7 +64,7 @@ struct Check: ParsableCommand {
     /// baseline`, with the events whose time could not be read when there are some, and the lines that name a callback
     /// but could not be read when an input has many.
     static func summaryLine(_ summary: RunSummary) -> String {
-        let counts = [Severity.error, .warning, .info].map { plural(summary.findings($0), $0.rawValue) }.joined(separator: ", ")
+        let counts = summary.findings.sentence()
         var line = "\(counts) in \(plural(summary.sessions, "session")) of \(plural(summary.inputs.count, "input")) "
             + "(\(plural(summary.lines, "line")), \(plural(summary.events, "lifecycle event"))"
             + (summary.unreadTimes > 0 ? ", \(summary.unreadTimes) with a time that could not be read)" : ")")

@@ -256,7 +256,7 @@ public final class Analyzer: SessionFeed {
         wantsLiveItems: sink.wantsLiveItems, lines: sink.liveItemLines, sessions: sink.sessionRendering)
 
     func finding(_ finding: Finding) {
-        summary.findings[finding.severity, default: 0] += 1
+        summary.findings[finding.severity] += 1
         sink.finding(finding)
     }
 

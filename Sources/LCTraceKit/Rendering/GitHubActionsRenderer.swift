@@ -28,7 +28,7 @@ public final class GitHubActionsRenderer: ReportSink {
         // The job summary first: what the annotations say of it depends on which problems it could list.
         let document = stepSummary.map { _ in MarkdownRenderer.document(groups, summary: summary) }
         let listedOrders = Set(groups.ranked.prefix(document?.listedGroups ?? 0).map(\.order))
-        for severity in [Severity.error, .warning, .info] {
+        for severity in Severity.mostSevereFirst {
             let ranked = groups.ranked(severity)
             let budget = GitHubActionsRenderer.annotationsPerSeverity
             let shown = ranked.count > budget ? budget - 1 : ranked.count

@@ -22,7 +22,7 @@ public final class HTMLTimelineRenderer: ReportSink {
     private var index: [JSONValue] = []
     private var findings: [JSONValue] = []
     private var findingsNotListed = 0
-    private var findingCounts: [Int: [Severity: Int]] = [:]
+    private var findingCounts: [Int: SeverityCounts] = [:]
     private var writer = JSONWriter(indent: nil, capacity: 1 << 16)
 
     public init(output: Output, selection: SessionSelection? = nil, embedLimit: Int = HTMLTimelineRenderer.embeddedBytes) {
@@ -51,7 +51,7 @@ public final class HTMLTimelineRenderer: ReportSink {
     public var timelineSessions: SessionSelection? { selection ?? .all }
 
     public func finding(_ finding: Finding) {
-        if finding.session != 0 { findingCounts[finding.session, default: [:]][finding.severity, default: 0] += 1 }
+        if finding.session != 0 { findingCounts[finding.session, default: SeverityCounts()][finding.severity] += 1 }
         guard selection?.contains(finding.session) ?? true || finding.session == 0 else { return }
         guard findings.count < HTMLTimelineRenderer.listedFindings else { findingsNotListed += 1; return }
         findings.append(.object([
@@ -62,7 +62,7 @@ public final class HTMLTimelineRenderer: ReportSink {
     }
 
     public func sessionClosed(_ session: SessionReport) {
-        let counts = findingCounts.removeValue(forKey: session.index) ?? [:]
+        let counts = findingCounts.removeValue(forKey: session.index) ?? SeverityCounts()
         guard selection?.contains(session.index) ?? true else { return }
         guard index.count < HTMLTimelineRenderer.listedSessions else { sessionsNotListed += 1; return }
         let timeline = SessionTimeline(session)
@@ -85,7 +85,7 @@ public final class HTMLTimelineRenderer: ReportSink {
             ("lines", .array([.int(session.startLine), .int(session.endLine)])),
             ("startTime", .optional(session.startTime?.string)), ("clock", .string(timeline.clock.rawValue)),
             ("controllers", .int(session.controllerCount)), ("transitions", .int(session.transitionCount)),
-            ("errors", .int(counts[.error] ?? 0)), ("warnings", .int(counts[.warning] ?? 0)), ("infos", .int(counts[.info] ?? 0)),
+            ("errors", .int(counts[.error])), ("warnings", .int(counts[.warning])), ("infos", .int(counts[.info])),
             ("embedded", .bool(embedding)),
         ]))
     }

@@ -35,7 +35,7 @@ public final class MarkdownRenderer: ReportSink {
     /// The whole summary for `groups` found in a run summed up by `summary`.
     static func document(_ groups: FindingGroups, summary: RunSummary) -> Document {
         var text = "## lctrace\n\n"
-        let counts = [Severity.error, .warning, .info].map { plural(summary.findings($0), $0.rawValue) }.joined(separator: ", ")
+        let counts = summary.findings.sentence()
         let inputs = summary.inputs.count == 1 ? "`\(MarkdownText.code(cut(summary.inputs[0].name)))`" : plural(summary.inputs.count, "input")
         text += "**\(counts)** in \(plural(summary.sessions, "session")) of \(inputs) (\(plural(summary.lines, "line")), "
             + "\(plural(summary.events, "lifecycle event"))).\n"

@@ -14,7 +14,7 @@ public final class MermaidRenderer: ReportSink {
     private let selection: SessionSelection?
     private var drawn = 0
     private var notDrawn = 0
-    private var findingCounts: [Int: [Severity: Int]] = [:]
+    private var findingCounts: [Int: SeverityCounts] = [:]
 
     public init(output: Output, short: Bool, selection: SessionSelection? = nil) {
         self.output = output
@@ -28,22 +28,20 @@ public final class MermaidRenderer: ReportSink {
     public var timelineSessions: SessionSelection? { short ? nil : (selection ?? .all) }
 
     public func finding(_ finding: Finding) {
-        findingCounts[finding.session, default: [:]][finding.severity, default: 0] += 1
+        findingCounts[finding.session, default: SeverityCounts()][finding.severity] += 1
     }
 
     public func sessionClosed(_ session: SessionReport) {
-        let counts = findingCounts.removeValue(forKey: session.index) ?? [:]
+        let counts = findingCounts.removeValue(forKey: session.index) ?? SeverityCounts()
         guard selection?.contains(session.index) ?? true else { return }
         guard drawn < MermaidRenderer.diagrams else { notDrawn += 1; return }
         drawn += 1
         var text = drawn == 1 ? "" : "\n"
         text += "### \(MarkdownText.cell(SessionTimeline.title(of: session)))\n\n"
-        let findings = [Severity.error, .warning, .info].compactMap { severity in
-            counts[severity].map { TextFormat.plural($0, severity.rawValue) }
-        }
+        let findings = counts.sentence(omittingNone: true)
         text += "`\(MarkdownText.code(session.input))` lines \(session.startLine)–\(session.endLine): "
             + TextFormat.plural(session.controllerCount, "controller") + ", " + TextFormat.plural(session.transitionCount, "transition")
-            + ", " + (findings.isEmpty ? "no findings" : findings.joined(separator: ", ")) + ".\n\n"
+            + ", " + (findings.isEmpty ? "no findings" : findings) + ".\n\n"
         text += "```mermaid\n" + diagram(session) + "```\n"
         output.write(text)
     }

@@ -150,7 +150,7 @@ enum ReportJSON {
         w.member("transitions", summary.transitions)
         w.key("findings")
         w.object { w in
-            for severity in Severity.allCases.reversed() { w.key(text: severity.rawValue); w.value(summary.findings(severity)) }
+            for severity in Severity.mostSevereFirst { w.key(text: severity.rawValue); w.value(summary.findings(severity)) }
         }
         if let known = summary.findingsInBaseline { w.member("findingsInBaseline", known) }
         w.key("timing")

@@ -299,12 +299,9 @@ public final class TextRenderer: ReportSink {
         parts.append(plural(summary.sessions, "session"))
         parts.append(plural(summary.controllers, "controller") + (summary.views > 0 ? ", " + plural(summary.views, "SwiftUI view") : ""))
         parts.append(plural(summary.transitions, "transition"))
-        let counts = [Severity.error, .warning, .info].map { severity in
-            let text = plural(summary.findings(severity), severity.rawValue)
-            return summary.findings(severity) > 0 ? style.severity(severity, text) : text
-        }
+        let counts = summary.findings.sentence { severity, text in summary.findings(severity) > 0 ? style.severity(severity, text) : text }
         let known = summary.findingsInBaseline.map { " (\($0) known from the baseline)" } ?? ""
-        output.write(style.bold("Summary:") + " " + parts.joined(separator: ", ") + "; " + counts.joined(separator: ", ") + known + "\n")
+        output.write(style.bold("Summary:") + " " + parts.joined(separator: ", ") + "; " + counts + known + "\n")
         output.flush()
     }
 

@@ -102,7 +102,7 @@ public final class BaselineFilter: ReportSink {
     /// The run's summary with the known findings taken out of its counts, and counted apart.
     public func adjusted(_ summary: RunSummary) -> RunSummary {
         var summary = summary
-        for (severity, count) in known { summary.findings[severity, default: 0] -= count }
+        for (severity, count) in known { summary.findings[severity] -= count }
         summary.findingsInBaseline = known.values.reduce(0, +)
         return summary
     }

@@ -62,7 +62,7 @@ public struct FindingGroups: Sendable {
     }
 
     /// Every group: errors, then warnings, then info, each ranked.
-    public var ranked: [Group] { [Severity.error, .warning, .info].flatMap(ranked) }
+    public var ranked: [Group] { Severity.mostSevereFirst.flatMap(ranked) }
 
     public var isEmpty: Bool { total.isEmpty }
 }

@@ -344,7 +344,7 @@ public struct RunSummary: Sendable, Equatable {
     public var controllers = 0
     public var views = 0
     public var transitions = 0
-    public var findings: [Severity: Int] = [:]
+    public var findings = SeverityCounts()
     /// viewDidLoad → first viewDidAppear per controller class, and durations per transition kind.
     public var loadToAppearByClass: [DurationStats] = []
     public var transitionDurations: [DurationStats] = []
@@ -365,7 +365,7 @@ public struct RunSummary: Sendable, Equatable {
     /// The first unread lines of the run, in input order.
     public var unread: [UnreadLine] { Array(inputs.lazy.flatMap(\.unread).prefix(InputSummary.unreadLinesKept)) }
     public func skipped(_ reason: SkipReason) -> Int { inputs.reduce(0) { $0 + ($1.skipped[reason] ?? 0) } }
-    public func findings(_ severity: Severity) -> Int { findings[severity] ?? 0 }
+    public func findings(_ severity: Severity) -> Int { findings[severity] }
 }
 
 /// Receives the analysis as it happens. Renderers implement this, as ripgrep's printers implement its Sink.
