@@ -26,7 +26,7 @@ public final class CheckstyleRenderer: ReportSink {
         element.removeAll()
         element.append("    <error" as StaticString)
         XMLText.attribute("line", max(finding.line, 1), to: element)
-        XMLText.attribute("severity", finding.severity.rawValue, to: element)
+        XMLText.attribute("severity", "\(SeverityWords.of(finding.severity).checkstyle)", to: element)
         XMLText.attribute("message", finding.message, to: element)
         XMLText.attribute("source", "lctrace." + finding.rule.rawValue, to: element)
         element.append("/>\n" as StaticString)

@@ -22,15 +22,6 @@ public final class CodeClimateRenderer: ReportSink {
         output.write("[")
     }
 
-    /// error → `major`, warning → `minor`, info → `info`.
-    static func severity(_ severity: Severity) -> String {
-        switch severity {
-        case .error: return "major"
-        case .warning: return "minor"
-        case .info: return "info"
-        }
-    }
-
     public func beginInput(_ name: String) {}
 
     public func finding(_ finding: Finding) {
@@ -45,7 +36,7 @@ public final class CodeClimateRenderer: ReportSink {
             w.member("description", finding.message)
             w.key("categories")
             w.array { w in w.value("Bug Risk") }
-            w.member("severity", CodeClimateRenderer.severity(finding.severity))
+            w.member("severity", "\(SeverityWords.of(finding.severity).codeClimate)")
             w.member("fingerprint", FindingKey.fingerprint(of: [key, path, String(occurrence)]))
             w.key("location")
             w.object { w in

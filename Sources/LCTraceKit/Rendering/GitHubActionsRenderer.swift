@@ -66,7 +66,7 @@ public final class GitHubActionsRenderer: ReportSink {
     /// One workflow command line. Its message escapes `%`, CR and LF; property values escape `,` and `:` too, as
     /// GitHub's toolkit does.
     static func command(_ severity: Severity, properties: [(String, String)], message: String) -> String {
-        let name = severity == .error ? "error" : severity == .warning ? "warning" : "notice"
+        let name = SeverityWords.of(severity).githubActions
         let list = properties.map { "\($0.0)=\(escaped($0.1, property: true))" }.joined(separator: ",")
         return "::\(name) \(list)::\(escaped(message, property: false))\n"
     }

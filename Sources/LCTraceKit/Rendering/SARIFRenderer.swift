@@ -74,6 +74,9 @@ public final class SARIFRenderer: ReportSink {
         }
     }
 
+    /// SARIF's level for a severity (`SeverityWords`): error, warning, note.
+    static func level(_ severity: Severity) -> String { "\(SeverityWords.of(severity).sarif)" }
+
     /// `did-appear-twice` → `DidAppearTwice`.
     static func upperCamelCase(_ id: String) -> String {
         id.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
@@ -91,15 +94,6 @@ public final class SARIFRenderer: ReportSink {
         \(entry.example)
         ```
         """
-    }
-
-    /// error → `error`, warning → `warning`, info → `note`.
-    static func level(_ severity: Severity) -> String {
-        switch severity {
-        case .error: return "error"
-        case .warning: return "warning"
-        case .info: return "note"
-        }
     }
 
     public func beginInput(_ name: String) {}

@@ -21,7 +21,7 @@ public final class XcodeRenderer: ReportSink {
         w.write(":")
         w.write(finding.line)
         w.write(": ")
-        w.write(XcodeRenderer.label(finding.severity))
+        w.write(SeverityWords.of(finding.severity).compiler)
         w.write(": [")
         w.write(text: finding.rule.rawValue)
         w.write("] ")
@@ -29,15 +29,6 @@ public final class XcodeRenderer: ReportSink {
         w.write("\n")
         output.write(text.bytes)
         if live { output.flush() }
-    }
-
-    /// The word compilers use for a severity: `error`, `warning`, `note`.
-    static func label(_ severity: Severity) -> StaticString {
-        switch severity {
-        case .error: return "error"
-        case .warning: return "warning"
-        case .info: return "note"
-        }
     }
 
     public func sessionClosed(_ session: SessionReport) {}
