@@ -117,22 +117,4 @@ enum ActivityAutomaton {
             return (step.implied, violation)
         }
     }
-
-    /// What UIKit would have sent instead, for the finding's `expected`.
-    static func expectation(_ rule: Rule, step: ActivityStep, scene: Bool) -> String? {
-        let prefix = scene ? "scene" : "application"
-        switch rule {
-        case .backgroundWithoutResignActive: return "\(prefix)WillResignActive first"
-        case .activeFromBackgroundWithoutForeground: return "\(prefix)WillEnterForeground first"
-        case .launchRepeated: return "one launch per process"
-        case .unexpectedStateCallback:
-            switch step {
-            case .terminate: return "applicationDidEnterBackground before applicationWillTerminate"
-            case .enterForeground: return "\(prefix)WillEnterForeground only from the background"
-            case .becomeActive: return "\(prefix)WillResignActive between two activations"
-            default: return "\(prefix)DidBecomeActive after \(prefix)WillEnterForeground"
-            }
-        default: return nil
-        }
-    }
 }

@@ -42,10 +42,8 @@ struct ActivityTracker {
         if step == .launch {
             sawFinishLaunching = true
             if let early = firstStateBeforeLaunch {
-                deviations.append(Deviation(
-                    rule: .stateCallbackBeforeLaunch, line: early.line, subject: "AppDelegate",
-                    message: "\(early.callback.rawValue) (line \(early.line)) came before didFinishLaunching (line \(line))",
-                    expected: "application:didFinishLaunchingWithOptions first", actual: early.callback.rawValue))
+                let wording = RuleCatalog.stateBeforeLaunchWording(callback: early.callback, line: early.line, launchLine: line)
+                deviations.append(Deviation(rule: .stateCallbackBeforeLaunch, line: early.line, subject: "AppDelegate", wording))
                 firstStateBeforeLaunch = nil
             }
         } else if launchLogged, !sawFinishLaunching, firstStateBeforeLaunch == nil, step != .willLaunch, step != .terminate {
@@ -60,10 +58,8 @@ struct ActivityTracker {
             // A launch is "repeated" only after one was seen: state reached without one (a late log, or callbacks
             // before launch, reported on their own) does not count.
             if let rule = result.violation, rule != .launchRepeated || launchedBefore {
-                deviations.append(Deviation(
-                    rule: rule, line: line, subject: message.className ?? "AppDelegate",
-                    message: "\(callback.rawValue) while the app is \(appPhase.rawValue)",
-                    expected: ActivityAutomaton.expectation(rule, step: step, scene: false), actual: callback.rawValue))
+                let wording = RuleCatalog.appStateWording(rule, callback: callback, step: step, phase: appPhase)
+                deviations.append(Deviation(rule: rule, line: line, subject: message.className ?? "AppDelegate", wording))
             }
             appPhase = result.next
         }
@@ -82,30 +78,23 @@ struct ActivityTracker {
         if step == .connect {
             sawConnect = true
             if launchLogged, let early = scene.stateBeforeConnect {
-                deviations.append(Deviation(
-                    rule: .sceneNotConnected, line: early.line, subject: id,
-                    message: "\(early.callback.rawValue) on \(id) (line \(early.line)) came before its willConnectTo (line \(line))",
-                    expected: "scene:willConnectToSession:options first", actual: early.callback.rawValue))
+                let wording = RuleCatalog.sceneNotConnectedWording(callback: early.callback, scene: id, line: early.line, connectLine: line)
+                deviations.append(Deviation(rule: .sceneNotConnected, line: early.line, subject: id, wording))
             }
             scene.stateBeforeConnect = nil
         } else if step.isStateChange, scene.report.finalPhase == .unknown {
             if isNew, launchLogged, sawConnect {
-                deviations.append(Deviation(
-                    rule: .sceneNotConnected, line: line, subject: id,
-                    message: "\(callback.rawValue) on \(id), which never connected (no willConnectTo in this process)",
-                    expected: "scene:willConnectToSession:options first", actual: callback.rawValue))
+                let wording = RuleCatalog.sceneNotConnectedWording(callback: callback, scene: id, line: line, connectLine: nil)
+                deviations.append(Deviation(rule: .sceneNotConnected, line: line, subject: id, wording))
             } else if scene.stateBeforeConnect == nil {
                 scene.stateBeforeConnect = (line, callback)
             }
         }
         let result = ActivityAutomaton.step(step, from: scene.report.finalPhase)
         if let rule = result.violation {
-            deviations.append(Deviation(
-                rule: rule, line: line, subject: id,
-                message: "\(callback.rawValue) while \(id) is \(scene.report.finalPhase.rawValue)"
-                    + (message.address == nil ? " (no scene address: several scenes may interleave)" : ""),
-                expected: ActivityAutomaton.expectation(rule, step: step, scene: true), actual: callback.rawValue,
-                cap: message.address == nil ? .warning : nil))
+            let wording = RuleCatalog.sceneStateWording(rule, callback: callback, step: step, scene: id, phase: scene.report.finalPhase,
+                                                        addressed: message.address != nil)
+            deviations.append(Deviation(rule: rule, line: line, subject: id, wording, cap: message.address == nil ? .warning : nil))
         }
         scene.report.finalPhase = result.next
         scene.report.eventCount += 1
@@ -122,9 +111,7 @@ struct ActivityTracker {
         }
         guard !reportedMixedFamilies, let app = firstAppStateChange, let scene = firstSceneCallback else { return [] }
         reportedMixedFamilies = true
-        return [Deviation(
-            rule: .appCallbacksWithScenes, line: line, subject: "AppDelegate",
-            message: "app-delegate activation callbacks (line \(app)) and scene callbacks (line \(scene)) in one launch: the app forwards them by hand, or its scene manifest is misconfigured",
-            expected: "scene callbacks only", actual: "both")]
+        return [Deviation(rule: .appCallbacksWithScenes, line: line, subject: "AppDelegate",
+                          RuleCatalog.appCallbacksWithScenesWording(appLine: app, sceneLine: scene))]
     }
 }

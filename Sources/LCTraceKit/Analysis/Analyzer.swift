@@ -165,10 +165,10 @@ public final class Analyzer: SessionFeed {
         if input.events == 0, !failed, let severity = options.rules.severity(of: .noLifecycleEvents) {
             let read = LineDisposition.allCases.filter { $0 != .crash || input.lines($0) > 0 }
                 .map { "\(input.lines($0)) \($0.rawValue)" }.joined(separator: ", ")
-            let otherProcesses = input.skipped[.otherProcess].map { ", \($0) of them of processes --process/--pid leave out" } ?? ""
+            let wording = RuleCatalog.noLifecycleEventsWording(input: input.name, lines: input.lines, read: read, skipped: input.skippedLines,
+                                                               otherProcesses: input.skipped[.otherProcess])
             finding(Finding(rule: .noLifecycleEvents, severity: severity, input: input.name, line: 1, session: 0, controller: nil,
-                            message: "no lifecycle event was read from \(input.name) (\(input.lines) lines: \(read), \(input.skippedLines) blank or skipped\(otherProcesses)); `lctrace lines \(input.name)` shows how each line was read",
-                            expected: "view controller, app or scene callbacks", actual: "none"))
+                            message: wording.message, expected: wording.expected, actual: wording.actual))
         }
         if let severity = options.rules.severity(of: .unreadLifecycleLines), let wording = UnreadLifecycleLines.wording(input) {
             finding(Finding(rule: .unreadLifecycleLines, severity: severity, input: input.name, line: input.unread.first?.line ?? 1,

@@ -11,3 +11,11 @@ struct Deviation {
     /// The highest severity the evidence supports (a warning when instance identity is missing, …).
     var cap: Severity? = nil
 }
+
+extension Deviation {
+    /// A deviation worded by `RuleCatalog` (`RuleMessages.swift`).
+    init(rule: Rule, line: Int, subject: String?, _ wording: RuleCatalog.Wording, cap: Severity? = nil) {
+        self.init(rule: rule, line: line, subject: subject, message: wording.message, expected: wording.expected,
+                  actual: wording.actual, cap: cap)
+    }
+}

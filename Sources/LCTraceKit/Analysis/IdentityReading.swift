@@ -88,8 +88,7 @@ enum IdentityReadings {
     static func ambiguous(_ finding: Finding) -> Finding {
         var told = finding
         told.severity = .info
-        told.message += " (the log names controllers by class, and it is ambiguous here: in another reading of which instance "
-            + "each callback was for, this does not happen; log the instance, as `print(self, #function)` does, to make it certain)"
+        told.message += RuleCatalog.ambiguousIdentity
         return told
     }
 }

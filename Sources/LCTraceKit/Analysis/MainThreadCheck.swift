@@ -56,7 +56,6 @@ struct MainThreadCheck {
 
     private func deviation(_ sample: Sample, main: ThreadID) -> Deviation {
         Deviation(rule: .callbackOffMainThread, line: sample.line, subject: sample.subject,
-                  message: "\(sample.subject) \(sample.callback.rawValue) was logged on thread \(sample.thread), not the main thread \(main)",
-                  expected: "thread \(main)", actual: "thread \(sample.thread)")
+                  RuleCatalog.offMainThreadWording(subject: sample.subject, callback: sample.callback, thread: sample.thread, main: main))
     }
 }

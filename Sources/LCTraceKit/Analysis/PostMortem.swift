@@ -19,8 +19,7 @@ struct PostMortem {
         guard inFlight || (logsState && !reachedBackgroundOrEnd) else { return nil }
         let state = scenes.last?.finalPhase ?? appPhase
         let wording = RuleCatalog.sessionEndedWording(inFlight: inFlight, state: state.rawValue, lastEvents: recentEvents.described)
-        return Deviation(rule: .sessionEndedAbruptly, line: endLine, subject: nil, message: wording.message,
-                         expected: wording.expected, actual: wording.actual)
+        return Deviation(rule: .sessionEndedAbruptly, line: endLine, subject: nil, wording)
     }
 }
 

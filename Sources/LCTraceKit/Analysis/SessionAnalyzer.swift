@@ -155,8 +155,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         if loadLoops.wants(callback),
            let loop = loadLoops.take(callback, of: callback.family == .controller ? event.message.className : nil, line: event.line) {
             let wording = RuleCatalog.loadLoopWording(className: names[loop.className], cycles: loop.cycles, firstLine: loop.firstLine)
-            emit(Deviation(rule: .loadLoop, line: event.line, subject: names[loop.className], message: wording.message,
-                           expected: wording.expected, actual: wording.actual))
+            emit(Deviation(rule: .loadLoop, line: event.line, subject: names[loop.className], wording))
         }
         inSharedPart = false
 
@@ -258,7 +257,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
             if deviation.rule == .unexpectedStateCallback,
                callback == .applicationWillEnterForeground || callback == .sceneWillEnterForeground, !knowledge.logsBackground() {
                 deviation.cap = .info
-                deviation.message += "; this app logs no resign-active or enter-background callback anywhere before, so the log cannot show how it left the foreground"
+                deviation.message += RuleCatalog.noLoggedWayOutOfForeground
             }
             emit(deviation)
         }
@@ -281,8 +280,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         let instance = instances.instance(for: decision.choice, weighed: decision.weighed, event: event, names: names)
         if let appearingAlone {
             let wording = RuleCatalog.willAppearTwiceWording(controller: instances.describedName(of: appearingAlone))
-            emit(Deviation(rule: .willAppearTwice, line: event.line, subject: instances.name(of: appearingAlone), message: wording.message,
-                           expected: wording.expected, actual: wording.actual))
+            emit(Deviation(rule: .willAppearTwice, line: event.line, subject: instances.name(of: appearingAlone), wording))
         }
         take(event, by: instance)
     }
@@ -327,8 +325,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
             } else if callback == .onAppear, let covering = hostedViews.viewAppeared(className) {
                 let wording = RuleCatalog.viewAppearedWhileCoveredWording(view: instances.describedName(of: instance),
                                                                           controller: covering.controller, coveredAt: covering.line)
-                emit(Deviation(rule: .viewAppearedWhileCovered, line: event.line, subject: instances.name(of: instance),
-                               message: wording.message, expected: wording.expected, actual: wording.actual))
+                emit(Deviation(rule: .viewAppearedWhileCovered, line: event.line, subject: instances.name(of: instance), wording))
             }
         }
         if callback.beginsLife, let className = event.message.className {
@@ -349,8 +346,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
             let name = instances.describedName(of: instance)
             let wording = RuleCatalog.controllerWording(violation.rule, callback: callback, phase: violation.phase, controller: name,
                                                         earlier: violation.earlier, notice: names.spelled(event.message))
-            emit(Deviation(rule: violation.rule, line: event.line, subject: instances.name(of: instance), message: wording.message,
-                           expected: wording.expected, actual: wording.actual))
+            emit(Deviation(rule: violation.rule, line: event.line, subject: instances.name(of: instance), wording))
         }
         if callback == .dealloc {
             if let className = event.message.className { knowledge.noteDealloc(className, className: instances.reports[instance].className) }
@@ -413,8 +409,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         if let duration = report.durationMs { sendDuration(duration, .transition, name: report.kind.rawValue) }
         if let threshold = rules.slowTransitionMs, let duration = report.durationMs, duration > threshold {
             let wording = RuleCatalog.slowTransitionWording(kind: report.kind, controllers: report.controllers, durationMs: duration, thresholdMs: threshold)
-            emit(Deviation(rule: .slowTransition, line: report.endLine, subject: report.to ?? report.from, message: wording.message,
-                           expected: wording.expected, actual: wording.actual))
+            emit(Deviation(rule: .slowTransition, line: report.endLine, subject: report.to ?? report.from, wording))
         }
         for controller in removal.left where phase(of: controller) != .dead {
             leaks.arm(LeakWatch.Armed(controller: controller, line: report.endLine, micros: endMicros, kind: report.kind))
@@ -444,16 +439,14 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         let within = leak.micros == nil ? "before the session ended" : "within \(JSONValue.format(rules.leakTimeoutSeconds)) s"
         let wording = RuleCatalog.leakWording(controller: instances.describedName(of: leak.controller), kind: leak.kind, within: within,
                                               silent: leak.silent && !addressed, confirmed: confirmed)
-        emit(Deviation(rule: .possibleLeak, line: leak.line, subject: name(of: leak.controller), message: wording.message,
-                       expected: wording.expected, actual: wording.actual,
+        emit(Deviation(rule: .possibleLeak, line: leak.line, subject: name(of: leak.controller), wording,
                        cap: confirmed && (!leak.silent || addressed) ? nil : .info))
     }
 
     private func emitClockStep(line: Int, time: borrowing TimeText) {
         let step = clock.lastStep
         let wording = RuleCatalog.clockWentBackWording(stepMs: Double(step.micros) / 1000, previous: step.from.string, time: time.string)
-        emit(Deviation(rule: .clockWentBack, line: line, subject: nil, message: wording.message,
-                       expected: wording.expected, actual: wording.actual))
+        emit(Deviation(rule: .clockWentBack, line: line, subject: nil, wording))
     }
 
     private func emit(_ deviations: [Deviation]) {

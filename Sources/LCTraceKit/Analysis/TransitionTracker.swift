@@ -219,10 +219,8 @@ struct TransitionTracker {
                 let got = current.steps[min(index, current.steps.count - 1)]
                 let expected = index < template.steps.count ? describe(template.steps[index], from: from, to: to, context: context) : "no further callback"
                 let actual = "\(context.name(of: got.controller)) \(got.callback.rawValue)"
-                deviation = Deviation(
-                    rule: .transitionOrder, line: got.line, subject: context.name(of: got.controller),
-                    message: "\(declared.kind.rawValue) declared at line \(declared.line) expects \(expected) next, but \(actual) came",
-                    expected: expected, actual: actual)
+                let wording = RuleCatalog.transitionOrderWording(declared: declared.kind, declaredLine: declared.line, expected: expected, actual: actual)
+                deviation = Deviation(rule: .transitionOrder, line: got.line, subject: context.name(of: got.controller), wording)
             }
             return (declared.kind, deviation)
         }
@@ -259,10 +257,8 @@ struct TransitionTracker {
         let got = current.steps[index]
         let before = current.steps[..<index].map { "\(context.name(of: $0.controller)) \($0.callback.rawValue)" }
         let actual = "\(context.name(of: got.controller)) \(got.callback.rawValue)"
-        return Deviation(
-            rule: .transitionUnrecognized, line: got.line, subject: context.name(of: got.controller),
-            message: "\(actual) fits no UIKit transition" + (before.isEmpty ? "" : " after " + before.joined(separator: " → ")),
-            actual: actual)
+        return Deviation(rule: .transitionUnrecognized, line: got.line, subject: context.name(of: got.controller),
+                         RuleCatalog.transitionUnrecognizedWording(actual: actual, before: before))
     }
 
     private func holds(_ requirement: TransitionTemplate.Requirement, from: Int?, to: Int?, context: any TransitionContext) -> Bool {

@@ -131,6 +131,71 @@ extension RuleCatalog {
         }
     }
 
+    // MARK: The app and its scenes
+
+    /// A state callback (`callback`, at `line`) came before didFinishLaunching at `launchLine`.
+    static func stateBeforeLaunchWording(callback: Callback, line: Int, launchLine: Int) -> Wording {
+        Wording(message: "\(callback.rawValue) (line \(line)) came before didFinishLaunching (line \(launchLine))",
+                expected: "application:didFinishLaunchingWithOptions first", actual: callback.rawValue)
+    }
+
+    /// `rule` fired when `callback` (its `step`) came to the app in `phase`.
+    static func appStateWording(_ rule: Rule, callback: Callback, step: ActivityStep, phase: ActivityPhase) -> Wording {
+        Wording(message: "\(callback.rawValue) while the app is \(phase.rawValue)",
+                expected: activityExpectation(rule, step: step, scene: false), actual: callback.rawValue)
+    }
+
+    /// `rule` fired when `callback` (its `step`) came to the scene `scene` in `phase`; `addressed` when the log names the
+    /// scene's instance.
+    static func sceneStateWording(_ rule: Rule, callback: Callback, step: ActivityStep, scene: String, phase: ActivityPhase,
+                                  addressed: Bool) -> Wording {
+        Wording(message: "\(callback.rawValue) while \(scene) is \(phase.rawValue)"
+                    + (addressed ? "" : " (no scene address: several scenes may interleave)"),
+                expected: activityExpectation(rule, step: step, scene: true), actual: callback.rawValue)
+    }
+
+    /// A scene's state callback before its willConnectTo: logged earlier at `line` when the connection came later at
+    /// `connectLine`, or never connected (`connectLine` nil).
+    static func sceneNotConnectedWording(callback: Callback, scene: String, line: Int, connectLine: Int?) -> Wording {
+        let message = connectLine.map { "\(callback.rawValue) on \(scene) (line \(line)) came before its willConnectTo (line \($0))" }
+            ?? "\(callback.rawValue) on \(scene), which never connected (no willConnectTo in this process)"
+        return Wording(message: message, expected: "scene:willConnectToSession:options first", actual: callback.rawValue)
+    }
+
+    /// App-delegate activation callbacks from `appLine` and scene callbacks from `sceneLine` in one launch.
+    static func appCallbacksWithScenesWording(appLine: Int, sceneLine: Int) -> Wording {
+        Wording(message: "app-delegate activation callbacks (line \(appLine)) and scene callbacks (line \(sceneLine)) in one launch: the app forwards them by hand, or its scene manifest is misconfigured",
+                expected: "scene callbacks only", actual: "both")
+    }
+
+    /// What UIKit would have sent instead of the step that broke `rule`, for an app (or a scene's) state finding.
+    static func activityExpectation(_ rule: Rule, step: ActivityStep, scene: Bool) -> String? {
+        let prefix = scene ? "scene" : "application"
+        switch rule {
+        case .backgroundWithoutResignActive: return "\(prefix)WillResignActive first"
+        case .activeFromBackgroundWithoutForeground: return "\(prefix)WillEnterForeground first"
+        case .launchRepeated: return "one launch per process"
+        case .unexpectedStateCallback:
+            switch step {
+            case .terminate: return "applicationDidEnterBackground before applicationWillTerminate"
+            case .enterForeground: return "\(prefix)WillEnterForeground only from the background"
+            case .becomeActive: return "\(prefix)WillResignActive between two activations"
+            default: return "\(prefix)DidBecomeActive after \(prefix)WillEnterForeground"
+            }
+        default: return nil
+        }
+    }
+
+    /// `subject`'s `callback` was logged on `thread`, where the session's main thread is `main`.
+    static func offMainThreadWording(subject: String, callback: Callback, thread: ThreadID, main: ThreadID) -> Wording {
+        Wording(message: "\(subject) \(callback.rawValue) was logged on thread \(thread), not the main thread \(main)",
+                expected: "thread \(main)", actual: "thread \(thread)")
+    }
+
+    /// Added to a foreground entry that breaks the app's state order, in an app that logs no resign-active or
+    /// enter-background callback anywhere before it.
+    static let noLoggedWayOutOfForeground = "; this app logs no resign-active or enter-background callback anywhere before, so the log cannot show how it left the foreground"
+
     // MARK: Leaks
 
     /// `controller` was taken off a stack by the transition of `kind` and not deallocated: `within` says how long was
@@ -161,6 +226,18 @@ extension RuleCatalog {
                 expected: "onAppear when \(controller) appears again", actual: "onAppear while covered")
     }
 
+    /// A transition declared as `declared` (at `declaredLine`) went on with `actual` where its template has `expected`.
+    static func transitionOrderWording(declared: TransitionKind, declaredLine: Int, expected: String, actual: String) -> Wording {
+        Wording(message: "\(declared.rawValue) declared at line \(declaredLine) expects \(expected) next, but \(actual) came",
+                expected: expected, actual: actual)
+    }
+
+    /// `actual` fits no transition template after the steps `before` (each "Controller callback").
+    static func transitionUnrecognizedWording(actual: String, before: [String]) -> Wording {
+        Wording(message: "\(actual) fits no UIKit transition" + (before.isEmpty ? "" : " after " + before.joined(separator: " → ")),
+                actual: actual)
+    }
+
     static func slowTransitionWording(kind: TransitionKind, controllers: [String], durationMs: Double, thresholdMs: Double) -> Wording {
         Wording(message: "\(kind.rawValue) \(controllers.joined(separator: " → ")) took \(JSONValue.format(durationMs)) ms (threshold \(JSONValue.format(thresholdMs)) ms)",
                 expected: "at most \(JSONValue.format(thresholdMs)) ms", actual: "\(JSONValue.format(durationMs)) ms")
@@ -172,7 +249,20 @@ extension RuleCatalog {
                 expected: "a time at or after \(previous)", actual: time)
     }
 
+    /// Added to a finding that only some readings of a log naming controllers by class need.
+    static let ambiguousIdentity = " (the log names controllers by class, and it is ambiguous here: in another reading of which instance "
+        + "each callback was for, this does not happen; log the instance, as `print(self, #function)` does, to make it certain)"
+
     // MARK: Whole inputs
+
+    /// No lifecycle event was read from `input`, of `lines` lines: `read` says how they were read (counts by
+    /// disposition), `skipped` how many were blank or skipped, `otherProcesses` how many of those the process filter
+    /// left out (nil without one).
+    static func noLifecycleEventsWording(input: String, lines: Int, read: String, skipped: Int, otherProcesses: Int?) -> Wording {
+        let filtered = otherProcesses.map { ", \($0) of them of processes --process/--pid leave out" } ?? ""
+        return Wording(message: "no lifecycle event was read from \(input) (\(lines) lines: \(read), \(skipped) blank or skipped\(filtered)); `lctrace lines \(input)` shows how each line was read",
+                       expected: "view controller, app or scene callbacks", actual: "none")
+    }
 
     /// `unread` of the `namingCallbacks` lines of `input` that name a lifecycle callback could not be read; `firstLines`
     /// are the numbers of the first of them.
