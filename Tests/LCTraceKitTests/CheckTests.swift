@@ -401,6 +401,54 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
         let inSessions = (json["findings"] as? [[String: Any]] ?? []).filter { ($0["session"] as? Int ?? 0) > 0 }.count
         #expect(notes.count == inSessions && inSessions >= findings - 2, "\(notes.count) finding notes of \(inSessions)")
     }
+
+    /// Every reporter over an empty input: each writes a whole report that parses, and holds the one finding the input
+    /// gives (no lifecycle event), an error with no session, as the JSON report and the stderr summary count it.
+    @Test func everyReporterReportsAnEmptyInput() throws {
+        let log = try Fixtures.temporaryFile("", name: "empty.log")
+        let directory = URL(fileURLWithPath: log).deletingLastPathComponent()
+        let run = try lctrace(["check", "--fail-on", "never", "--no-config"]
+                              + Reporter.allCases.flatMap { ["--reporter", "\($0.rawValue)=\($0.rawValue).out"] } + ["empty.log"],
+                              directory: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("lctrace: 1 error, 0 warnings, 0 info in 0 sessions of 1 input (0 lines, 0 lifecycle events)"),
+                "\(run.stderr)")
+        func report(_ reporter: Reporter) throws -> Data { try Data(contentsOf: directory.appendingPathComponent("\(reporter.rawValue).out")) }
+        func text(_ reporter: Reporter) throws -> String { String(decoding: try report(reporter), as: UTF8.self) }
+        let finding = "[no-lifecycle-events] no lifecycle event was read from empty.log"
+
+        let json = try #require(try JSONSerialization.jsonObject(with: report(.json)) as? [String: Any])
+        let findings = try #require(json["findings"] as? [[String: Any]])
+        #expect(findings.count == 1 && findings.first?["rule"] as? String == "no-lifecycle-events")
+        #expect((json["summary"] as? [String: Any])?["findings"] as? [String: Int] == ["error": 1, "warning": 0, "info": 0])
+        let records = try text(.ndjson).split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(records.filter { $0?["type"] as? String == "finding" }.count == 1)
+        #expect(records.last??["type"] as? String == "summary")
+        let sarif = try #require(try JSONSerialization.jsonObject(with: report(.sarif)) as? [String: Any])
+        let results = (sarif["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]]
+        #expect(results?.map { $0["level"] as? String } == ["error"])
+        #expect((try JSONSerialization.jsonObject(with: report(.codeclimate)) as? [[String: Any]])?.map { $0["severity"] as? String } == ["major"])
+        #expect(try text(.checkstyle).components(separatedBy: "<error ").count - 1 == 1)
+        #expect(try text(.junit).contains("<testsuites name=\"lctrace\" tests=\"1\" failures=\"1\" errors=\"0\">"))
+        #expect(try text(.xcode) == "empty.log:1: error: \(finding) (0 lines: 0 lifecycle, 0 notice, 0 other, 0 unread, 0 blank or skipped); "
+                + "`lctrace lines empty.log` shows how each line was read\n")
+        #expect(try text(.githubActions).hasPrefix("::error file=empty.log,line=1,title=[no-lifecycle-events]::"))
+        #expect(try text(.text).contains("; 1 error, 0 warnings, 0 info\n"))
+        #expect(try text(.markdown).hasPrefix("## lctrace\n\n**1 error, 0 warnings, 0 info** in 0 sessions of `empty.log`"))
+        let trace = try #require(try JSONSerialization.jsonObject(with: report(.chromeTrace)) as? [String: Any])
+        let traceEvents = try #require(trace["traceEvents"] as? [[String: Any]])
+        #expect(traceEvents.filter { $0["cat"] as? String == "finding,error" }.count == 1)
+        let html = try text(.html)
+        let runData = try #require(html.components(separatedBy: "<script type=\"application/json\" id=\"lct-run\">").last?
+            .components(separatedBy: "</script>").first)
+        let page = try #require(try JSONSerialization.jsonObject(with: Data(runData.utf8)) as? [String: Any])
+        #expect((page["findings"] as? [Any])?.count == 1)
+        // No session, so no diagram; the page says there is nothing to draw rather than nothing at all.
+        for reporter in [Reporter.mermaid, .mermaidShort] {
+            #expect(!(try text(reporter)).contains("```mermaid"), "\(reporter.rawValue)")
+            #expect(!(try report(reporter)).isEmpty, "\(reporter.rawValue)")
+        }
+    }
 }
 
 @Suite(.serialized) struct ReportFanOutTests {
