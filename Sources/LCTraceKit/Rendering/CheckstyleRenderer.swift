@@ -33,8 +33,6 @@ public final class CheckstyleRenderer: ReportSink {
         output.write(element.bytes)
     }
 
-    public func sessionClosed(_ session: SessionReport) {}
-
     public func endInput(_ summary: InputSummary) {
         output.write("  </file>\n")
     }

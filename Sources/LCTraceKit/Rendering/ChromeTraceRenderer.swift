@@ -19,7 +19,6 @@ public final class ChromeTraceRenderer: ReportSink {
         output.write("{\"traceEvents\": [")
     }
 
-    public func beginInput(_ name: String) {}
     public var timelineSessions: SessionSelection? { selection ?? .all }
     /// Findings about a whole input (no lifecycle event in it, say), drawn at the end on a process of their own.
     private var inputFindings: [Finding] = []
@@ -27,7 +26,6 @@ public final class ChromeTraceRenderer: ReportSink {
     public func finding(_ finding: Finding) {
         if finding.session == 0, inputFindings.count < 1_000 { inputFindings.append(finding) }
     }
-    public func endInput(_ summary: InputSummary) {}
 
     public func sessionClosed(_ session: SessionReport) {
         guard selection?.contains(session.index) ?? true else { return }

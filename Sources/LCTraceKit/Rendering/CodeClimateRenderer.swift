@@ -22,8 +22,6 @@ public final class CodeClimateRenderer: ReportSink {
         output.write("[")
     }
 
-    public func beginInput(_ name: String) {}
-
     public func finding(_ finding: Finding) {
         let path = locator.location(of: finding.input).path
         let key = FindingKey(finding).fingerprint
@@ -49,10 +47,6 @@ public final class CodeClimateRenderer: ReportSink {
         output.write(writer.buffer.bytes)
         issuesWritten += 1
     }
-
-    public func sessionClosed(_ session: SessionReport) {}
-
-    public func endInput(_ summary: InputSummary) {}
 
     public func finish(_ summary: RunSummary) {
         output.write(issuesWritten == 0 ? "]\n" : "\n]\n")

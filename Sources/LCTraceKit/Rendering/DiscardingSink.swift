@@ -2,9 +2,6 @@
 /// read something else than the report (`lctrace lines` reads the line observer; a fuzz target only runs the analysis).
 public final class DiscardingSink: ReportSink {
     public init() {}
-    public func beginInput(_ name: String) {}
     public func finding(_ finding: Finding) {}
-    public func sessionClosed(_ session: SessionReport) {}
-    public func endInput(_ summary: InputSummary) {}
     public func finish(_ summary: RunSummary) {}
 }

@@ -19,10 +19,7 @@ public final class GitHubActionsRenderer: ReportSink {
         self.stepSummary = stepSummary
     }
 
-    public func beginInput(_ name: String) {}
     public func finding(_ finding: Finding) { groups.add(finding) }
-    public func sessionClosed(_ session: SessionReport) {}
-    public func endInput(_ summary: InputSummary) {}
 
     public func finish(_ summary: RunSummary) {
         // The job summary first: what the annotations say of it depends on which problems it could list.

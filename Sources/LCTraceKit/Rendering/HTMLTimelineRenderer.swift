@@ -46,8 +46,6 @@ public final class HTMLTimelineRenderer: ReportSink {
         output.write("\n")
     }
 
-    public func beginInput(_ name: String) {}
-    public func endInput(_ summary: InputSummary) {}
     public var timelineSessions: SessionSelection? { selection ?? .all }
 
     public func finding(_ finding: Finding) {

@@ -29,8 +29,6 @@ public final class JSONRenderer: ReportSink {
         output.write(",\n  \"sessions\": [")
     }
 
-    public func beginInput(_ name: String) {}
-
     public func finding(_ finding: Finding) {
         writer.reset()
         writer.object { ReportJSON.findingMembers(finding, into: &$0) }
@@ -60,8 +58,6 @@ public final class JSONRenderer: ReportSink {
         output.write(sessionsWritten == 0 ? "\n    " : ",\n    ")
         sessionsWritten += 1
     }
-
-    public func endInput(_ summary: InputSummary) {}
 
     public func finish(_ summary: RunSummary) {
         output.write(sessionsWritten == 0 ? "],\n" : "\n  ],\n")

@@ -12,8 +12,6 @@ public final class MarkdownRenderer: ReportSink {
 
     public func beginInput(_ name: String) { inputs.append(name) }
     public func finding(_ finding: Finding) { groups.add(finding) }
-    public func sessionClosed(_ session: SessionReport) {}
-    public func endInput(_ summary: InputSummary) {}
 
     public func finish(_ summary: RunSummary) {
         output.write(MarkdownRenderer.document(groups, summary: summary).text)

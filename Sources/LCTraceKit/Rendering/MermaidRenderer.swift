@@ -22,8 +22,6 @@ public final class MermaidRenderer: ReportSink {
         self.selection = selection
     }
 
-    public func beginInput(_ name: String) {}
-    public func endInput(_ summary: InputSummary) {}
     /// The short form draws no callbacks.
     public var timelineSessions: SessionSelection? { short ? nil : (selection ?? .all) }
 

@@ -23,9 +23,6 @@ public final class NDJSONRenderer: ReportSink, LiveEventSink {
 
     public var wantsLiveItems: Bool { true }
 
-    public func beginInput(_ name: String) {}
-    public func endInput(_ summary: InputSummary) {}
-
     public func event(_ event: EventRecord, subject: String, session: Int, input: String) {
         LiveEvent.of(event) { self.event($0, subject: subject, session: session, input: input) }
     }

@@ -96,8 +96,6 @@ public final class SARIFRenderer: ReportSink {
         """
     }
 
-    public func beginInput(_ name: String) {}
-
     public func finding(_ finding: Finding) {
         writer.reset()
         writer.object { w in resultMembers(finding, into: &w) }
@@ -143,10 +141,6 @@ public final class SARIFRenderer: ReportSink {
             if let actual = finding.actual { w.member("actual", actual) }
         }
     }
-
-    public func sessionClosed(_ session: SessionReport) {}
-
-    public func endInput(_ summary: InputSummary) {}
 
     public func finish(_ summary: RunSummary) {
         output.write(resultsWritten == 0 ? "]\n    }\n  ]\n}\n" : "\n      ]\n    }\n  ]\n}\n")

@@ -42,8 +42,6 @@ public final class TextRenderer: ReportSink {
         }
     }
 
-    public func beginInput(_ name: String) {}
-
     public func finding(_ finding: Finding) {
         guard live else {
             if finding.session == 0 { inputFindings.append(finding) }

@@ -12,8 +12,6 @@ public final class XcodeRenderer: ReportSink {
         self.live = live
     }
 
-    public func beginInput(_ name: String) {}
-
     public func finding(_ finding: Finding) {
         text.removeAll()
         let w = TextWriter(buffer: text, style: TextStyle(enabled: false))
@@ -31,7 +29,5 @@ public final class XcodeRenderer: ReportSink {
         if live { output.flush() }
     }
 
-    public func sessionClosed(_ session: SessionReport) {}
-    public func endInput(_ summary: InputSummary) {}
     public func finish(_ summary: RunSummary) { output.flush() }
 }

@@ -4,10 +4,7 @@ public final class BaselineRecorder: ReportSink {
 
     public init() {}
 
-    public func beginInput(_ name: String) {}
     public func finding(_ finding: Finding) { baseline.add(finding) }
-    public func sessionClosed(_ session: SessionReport) {}
-    public func endInput(_ summary: InputSummary) {}
     public func finish(_ summary: RunSummary) {}
 }
 

@@ -402,6 +402,11 @@ public protocol ReportSink: AnyObject {
 }
 
 extension ReportSink {
+    /// By default a sink has nothing to do when an input begins or ends, or a session closes: most reports are written
+    /// from the findings and the run's summary.
+    public func beginInput(_ name: String) {}
+    public func sessionClosed(_ session: SessionReport) {}
+    public func endInput(_ summary: InputSummary) {}
     public var wantsLiveItems: Bool { false }
     public func event(_ event: EventRecord, subject: String, session: Int, input: String) {}
     public func transition(_ transition: TransitionReport, session: Int, input: String) {}
