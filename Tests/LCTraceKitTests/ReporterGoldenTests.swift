@@ -1,0 +1,23 @@
+import Testing
+@testable import LCTraceKit
+
+/// The reports that had no golden file, each over the same run as the CI reports' goldens (`CIReports.assertGolden`):
+/// an error, a finding about a whole input with no session, and an informational one.
+struct ReporterGoldenTests {
+    @Test func compilerForm() throws {
+        try CIReports.assertGolden("ci.xcode.txt") { XcodeRenderer(output: $0) }
+    }
+
+    @Test func gitHubAnnotations() throws {
+        try CIReports.assertGolden("ci.github-actions.txt") { GitHubActionsRenderer(output: $0) }
+    }
+
+    @Test func markdownSummary() throws {
+        try CIReports.assertGolden("ci.markdown.md") { MarkdownRenderer(output: $0) }
+    }
+
+    @Test func mermaidDiagrams() throws {
+        try CIReports.assertGolden("ci.mermaid.md") { MermaidRenderer(output: $0, short: false) }
+        try CIReports.assertGolden("ci.mermaid-short.md") { MermaidRenderer(output: $0, short: true) }
+    }
+}
