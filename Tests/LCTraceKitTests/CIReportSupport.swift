@@ -1,17 +1,6 @@
 import Foundation
 @testable import LCTraceKit
 
-/// Hands everything to several sinks: a renderer under test and a recorder of what the analysis reported.
-final class TeeSink: ReportSink {
-    let sinks: [any ReportSink]
-    init(_ sinks: [any ReportSink]) { self.sinks = sinks }
-    func beginInput(_ name: String) { sinks.forEach { $0.beginInput(name) } }
-    func finding(_ finding: Finding) { sinks.forEach { $0.finding(finding) } }
-    func sessionClosed(_ session: SessionReport) { sinks.forEach { $0.sessionClosed(session) } }
-    func endInput(_ summary: InputSummary) { sinks.forEach { $0.endInput(summary) } }
-    func finish(_ summary: RunSummary) { sinks.forEach { $0.finish(summary) } }
-}
-
 /// An input of a test run: the file read, and the name it is reported under.
 struct ReportInput {
     var path: String
@@ -23,11 +12,12 @@ struct ReportInput {
     static func absolute(_ name: String) -> ReportInput { ReportInput(path: Fixtures.sample(name), name: Fixtures.sample(name)) }
 }
 
-/// Runs the analysis over `inputs` into `sink`; returns what the analysis reported.
+/// Runs the analysis over `inputs` into `sink`, beside a recorder, through the fan-out the command line uses for
+/// several reports (so a streaming report gets its live items); returns what the analysis reported.
 @discardableResult
 func report(_ inputs: [ReportInput], into sink: any ReportSink, options: AnalysisOptions = AnalysisOptions()) throws -> RecordingSink {
     let recorder = RecordingSink()
-    let analyzer = try Analyzer(options: options, sink: TeeSink([recorder, sink]))
+    let analyzer = try Analyzer(options: options, sink: ReportFanOut([recorder, sink]))
     for input in inputs {
         let fd = try InputSource.file(input.path).openDescriptor()
         defer { _ = close(fd) }

@@ -20,4 +20,8 @@ struct ReporterGoldenTests {
         try CIReports.assertGolden("ci.mermaid.md") { MermaidRenderer(output: $0, short: false) }
         try CIReports.assertGolden("ci.mermaid-short.md") { MermaidRenderer(output: $0, short: true) }
     }
+
+    @Test func jsonLinesWithoutEvents() throws {
+        try CIReports.assertGolden("ci.no-events.ndjson") { NDJSONRenderer(output: $0, includeEvents: false, flushEachLine: false) }
+    }
 }
