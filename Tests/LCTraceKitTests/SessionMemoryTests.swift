@@ -183,7 +183,7 @@ import PCRE2
     // MARK: What a session holds
 
     /// A session fed one line at a time, watched as it goes.
-    final class WatchedSession: EventReceiver, SessionFeed {
+    final class WatchedSession: EventReceiver, AnalysisOutput {
         var session: SessionAnalyzer!
         var most = SessionAnalyzer.Footprint(instances: 0, instanceSlots: 0, transitions: 0, findings: 0)
         var findings = 0
@@ -201,6 +201,7 @@ import PCRE2
         func event(_ event: LiveEvent, subject: String, session: Int, input: String) {}
         func transition(_ transition: TransitionReport, session: Int, input: String) {}
         func duration(_ ms: Double, of kind: DurationKind, name: String) {}
+        func sessionClosed(_ report: SessionReport) {}
 
         /// Reads `text` into one session with `limits`, and closes it.
         static func read(_ text: String, limits: SessionLimits) throws -> (watched: WatchedSession, report: SessionReport) {
@@ -208,7 +209,7 @@ import PCRE2
             let names = NameTable()
             watched.session = SessionAnalyzer(index: 1, input: "memory.log", firstLine: 1, process: nil, pid: nil, launchLogged: false,
                                               keepEvents: false, rules: RuleSettings(), limits: limits, knowledge: InputKnowledge(),
-                                              names: names, feed: watched)
+                                              names: names, output: watched)
             let reader = EventReader(name: "memory.log", recognizer: try LineHeaderRecognizer(.automatic),
                                      messageParser: MessageParser(limits: PCRE2Limits(), matchers: .fastPath, names: names),
                                      forcedFormat: nil, firstLine: 1, observer: nil, receiver: watched)

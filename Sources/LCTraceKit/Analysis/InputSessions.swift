@@ -5,12 +5,19 @@
 /// process goes to that process's session. A new process id opens a session; it ends the open session of a process
 /// of the same name (the app was launched again) or with no name to tell them apart. `main()` ends every open session
 /// of the input, which is what lets a long file be cut into sections at its `main()` lines.
+///
+/// Sessions are numbered across the run in the order they open, after the `sessionsBefore` the run had before this
+/// input; each closed session's report goes to the output.
 final class InputSessions: EventReceiver {
     /// At most this many sessions are open at once; opening one more ends the one idle longest.
     static let maxOpenSessions = 8
 
-    unowned let analyzer: Analyzer
     let name: String
+    private let output: any AnalysisOutput
+    private let settings: SessionSettings
+    /// Sessions of the run before this input, and of this input closed so far.
+    private let sessionsBefore: Int
+    private var closed = 0
     private let names: NameTable
     let knowledge: InputKnowledge
     /// The open sessions, in the order they opened; `current` is the one the last event went to.
@@ -29,9 +36,12 @@ final class InputSessions: EventReceiver {
     private(set) var timeStepsBack = 0
     private(set) var firstTimeStepBack: Int?
 
-    init(analyzer: Analyzer, name: String, names: NameTable, knowledge: InputKnowledge) {
-        self.analyzer = analyzer
+    init(name: String, names: NameTable, knowledge: InputKnowledge, settings: SessionSettings, sessionsBefore: Int,
+         output: any AnalysisOutput) {
         self.name = name
+        self.output = output
+        self.settings = settings
+        self.sessionsBefore = sessionsBefore
         self.names = names
         self.knowledge = knowledge
     }
@@ -143,10 +153,14 @@ final class InputSessions: EventReceiver {
                 close(at: idle)
             }
         }
-        // The process's start is in the log when main() opens the session, or a launch follows another.
-        let session = analyzer.newSession(input: name, line: line, process: process, pid: pid,
-                                          launchLogged: callback == .main || launchFollows, knowledge: knowledge,
-                                          expected: expected, alsoOpen: open.count)
+        // The process's start is in the log when main() opens the session, or a launch follows another. The sessions
+        // open besides it opened before it: its number comes after theirs and the closed ones'.
+        let index = sessionsBefore + closed + open.count + 1
+        let session = SessionAnalyzer(index: index, input: name, firstLine: line, process: process, pid: pid,
+                                      launchLogged: callback == .main || launchFollows, keepEvents: settings.keepEvents,
+                                      timelineEvents: settings.keepsTimelineEvents(ofSession: index), rules: settings.rules,
+                                      limits: settings.limits, knowledge: knowledge, names: names, output: output,
+                                      expected: expected)
         open.append(OpenSession(analyzer: session))
         classFilter = ControllerClassFilter()
         current = open.count - 1
@@ -178,7 +192,8 @@ final class InputSessions: EventReceiver {
                 firstTimeStepBack = session.firstTimeStepBack
             }
         }
-        analyzer.closeSession(session)
+        closed += 1
+        output.sessionClosed(session.close())
     }
 }
 
@@ -188,4 +203,20 @@ private struct OpenSession {
     /// Whether init and dealloc belong to a view controller, from what this launch logged (while the session is not
     /// the current one: the current session's is `InputSessions.classFilter`).
     var classFilter = ControllerClassFilter()
+}
+
+/// How the sessions of a run are analysed, the same for each: what their reports keep, and the rule settings.
+struct SessionSettings {
+    /// Every event on the timelines.
+    var keepEvents: Bool
+    /// The events the timeline reports draw (`SessionLimits.timelineEvents` of each session), of the sessions they draw:
+    /// nil, all (a worker's, numbered later).
+    var keepTimelineEvents: Bool
+    var timelineSessions: SessionSelection?
+    var rules: RuleSettings
+    var limits: SessionLimits
+
+    func keepsTimelineEvents(ofSession index: Int) -> Bool {
+        keepTimelineEvents && (timelineSessions?.contains(index) ?? true)
+    }
 }

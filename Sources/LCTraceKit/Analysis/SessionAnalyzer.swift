@@ -1,6 +1,6 @@
 /// Analyses one session. It hands each event to the part that judges it — the app and scene state machines, the
 /// instance registry and each controller's lifecycle, the transition tracker, the leak and main-thread checks, the
-/// post-mortem — and turns what they find into findings, sent to the feed the moment they are decided and kept in the
+/// post-mortem — and turns what they find into findings, sent to the output the moment they are decided and kept in the
 /// session's report. What the report keeps is bounded by `SessionLimits`, and the rest counted.
 final class SessionAnalyzer: TransitionContext, InstanceRoles {
     let index: Int
@@ -13,10 +13,9 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     private let knowledge: InputKnowledge
     /// The names of the events' classes and spellings.
     private let names: NameTable
-    /// The analyzer or worker that opened this session and closes it: it outlives the session, so it is held
-    /// without the check (an atomic operation) that a safe unowned reference makes on every use.
-    private unowned(unsafe) let feed: any SessionFeed
-    /// `feed.wantsLiveItems`, read once.
+    /// Where the session's findings, durations and streamed items go, handed down by the run.
+    private let output: any AnalysisOutput
+    /// `output.wantsLiveItems`, read once.
     private let streamsLiveItems: Bool
     /// Event records are built when the report keeps them or the output streams them.
     private let recordsEvents: Bool
@@ -110,7 +109,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     /// with room for as many, rather than growing (and being copied) from nothing.
     init(index: Int, input: String, firstLine: Int, process: String?, pid: Int?, launchLogged: Bool,
          keepEvents: Bool, timelineEvents: Bool = false, rules: RuleSettings, limits: SessionLimits = SessionLimits(),
-         knowledge: InputKnowledge, names: NameTable, feed: any SessionFeed, expected: Size = Size()) {
+         knowledge: InputKnowledge, names: NameTable, output: any AnalysisOutput, expected: Size = Size()) {
         self.index = index
         self.input = input
         self.startLine = firstLine
@@ -122,8 +121,8 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         self.limits = limits
         self.knowledge = knowledge
         self.names = names
-        self.feed = feed
-        self.streamsLiveItems = feed.wantsLiveItems
+        self.output = output
+        self.streamsLiveItems = output.wantsLiveItems
         self.recordsEvents = eventsKept > 0 || streamsLiveItems
         self.listsTransitions = !streamsLiveItems
         self.activity = ActivityTracker(launchLogged: launchLogged)
@@ -436,7 +435,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         // A silent leaver is reported only when its class logs dealloc, and as info unless an address names it.
         if leak.silent && !confirmed { return }
         let addressed = instances.reports[leak.controller].identity == .address
-        let within = leak.micros == nil ? "before the session ended" : "within \(JSONValue.format(rules.leakTimeoutSeconds)) s"
+        let within = leak.micros == nil ? "before the session ended" : "within \(TextFormat.measure(rules.leakTimeoutSeconds)) s"
         let wording = RuleCatalog.leakWording(controller: instances.describedName(of: leak.controller), kind: leak.kind, within: within,
                                               silent: leak.silent && !addressed, confirmed: confirmed)
         emit(Deviation(rule: .possibleLeak, line: leak.line, subject: name(of: leak.controller), wording,
@@ -472,7 +471,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         } else {
             findingsNotListed += 1
         }
-        if holding { held.append(.finding(finding, listedAt: listedAt)) } else { feed.finding(finding) }
+        if holding { held.append(.finding(finding, listedAt: listedAt)) } else { output.finding(finding) }
     }
 
     /// Sends output of the reading in play, or holds it while there are other readings (in every reading, when the
@@ -480,22 +479,22 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     /// `send(.duration(…))`, without making the held value when nothing is held (a duration per transition).
     @inline(__always)
     private func sendDuration(_ ms: Double, _ kind: DurationKind, name: String) {
-        guard holding else { return feed.duration(ms, of: kind, name: name) }
+        guard holding else { return output.duration(ms, of: kind, name: name) }
         send(.duration(ms, kind, name: name))
     }
 
-    private func send(_ output: HeldOutput) {
-        guard holding else { return deliver(output) }
-        held.append(output)
-        if inSharedPart { for index in otherReadings.indices { otherReadings[index].held.append(output) } }
+    private func send(_ item: HeldOutput) {
+        guard holding else { return deliver(item) }
+        held.append(item)
+        if inSharedPart { for index in otherReadings.indices { otherReadings[index].held.append(item) } }
     }
 
-    private func deliver(_ output: HeldOutput) {
-        switch output {
-        case .finding(let finding, _): feed.finding(finding)
-        case .transition(let report): feed.transition(report, session: index, input: input)
-        case .duration(let ms, let kind, let name): feed.duration(ms, of: kind, name: name)
-        case .event(let event, let subject): feed.event(event, subject: subject, session: index, input: input)
+    private func deliver(_ item: HeldOutput) {
+        switch item {
+        case .finding(let finding, _): output.finding(finding)
+        case .transition(let report): output.transition(report, session: index, input: input)
+        case .duration(let ms, let kind, let name): output.duration(ms, of: kind, name: name)
+        case .event(let event, let subject): output.event(event, subject: subject, session: index, input: input)
         }
     }
 

@@ -300,3 +300,11 @@ public final class LineHeaderParser {
         return (try? parse(line, from: start)) != nil
     }
 }
+
+/// How the line format of each input is chosen.
+public enum LineFormatChoice: Sendable {
+    /// Detected per input from its first lines.
+    case automatic
+    /// Forced (`--line-format NAME` or `--pattern REGEX`).
+    case fixed(LineFormat)
+}

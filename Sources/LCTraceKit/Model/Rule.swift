@@ -118,7 +118,7 @@ extension RuleSettings {
     /// Why `seconds` cannot be a leak timeout (not a finite number from 0 to a day), or nil when it can.
     public static func leakTimeoutProblem(_ seconds: Double) -> String? {
         guard seconds.isFinite, seconds >= 0, seconds <= maxLeakTimeoutSeconds else {
-            return "must be a number of seconds from 0 to \(JSONValue.format(maxLeakTimeoutSeconds)), not \(seconds)"
+            return "must be a number of seconds from 0 to \(TextFormat.measure(maxLeakTimeoutSeconds)), not \(seconds)"
         }
         return nil
     }
@@ -126,7 +126,7 @@ extension RuleSettings {
     /// Why `ms` cannot be a slow-transition threshold (not a finite number from 0 to an hour), or nil when it can.
     public static func slowTransitionProblem(_ ms: Double) -> String? {
         guard ms.isFinite, ms >= 0, ms <= maxSlowTransitionMs else {
-            return "must be a number of milliseconds from 0 to \(JSONValue.format(maxSlowTransitionMs)), not \(ms)"
+            return "must be a number of milliseconds from 0 to \(TextFormat.measure(maxSlowTransitionMs)), not \(ms)"
         }
         return nil
     }

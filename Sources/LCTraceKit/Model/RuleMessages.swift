@@ -239,8 +239,8 @@ extension RuleCatalog {
     }
 
     static func slowTransitionWording(kind: TransitionKind, controllers: [String], durationMs: Double, thresholdMs: Double) -> Wording {
-        Wording(message: "\(kind.rawValue) \(controllers.joined(separator: " → ")) took \(JSONValue.format(durationMs)) ms (threshold \(JSONValue.format(thresholdMs)) ms)",
-                expected: "at most \(JSONValue.format(thresholdMs)) ms", actual: "\(JSONValue.format(durationMs)) ms")
+        Wording(message: "\(kind.rawValue) \(controllers.joined(separator: " → ")) took \(TextFormat.measure(durationMs)) ms (threshold \(TextFormat.measure(thresholdMs)) ms)",
+                expected: "at most \(TextFormat.measure(thresholdMs)) ms", actual: "\(TextFormat.measure(durationMs)) ms")
     }
 
     /// The logged time went back by `stepMs` from `previous` to `time`.

@@ -391,11 +391,7 @@ struct JSONWriter {
     }
 
     /// Milliseconds and other measures: at most three decimals, no trailing zeros, integers without a point.
-    static func format(_ value: Double) -> String {
-        guard value.isFinite else { return "null" }
-        if let whole = wholeNumber(value) { return String(whole) }
-        return String((value * 1000).rounded() / 1000)
-    }
+    static func format(_ value: Double) -> String { value.isFinite ? TextFormat.measure(value) : "null" }
 
     /// The value as an integer when, rounded to three decimals, it is one.
     @inline(__always)

@@ -103,28 +103,3 @@ struct TextWriter {
         }
     }
 }
-
-/// The text report's numbers as Strings: the definition the byte writer above follows, used by it for values
-/// too large for its integer path, and by the lines written once per run.
-public enum TextFormat {
-    /// `1 event`, `2 events`; `info`, a severity, stays as it is.
-    public static func plural(_ count: Int, _ word: String) -> String {
-        "\(count) \(word)\(count != 1 && word != "info" ? "s" : "")"
-    }
-
-    /// `1.234 s`: milliseconds as seconds with three decimals.
-    static func seconds(_ ms: Double) -> String {
-        let value = (ms / 1000 * 1000).rounded() / 1000
-        var text = String(value)
-        if let dot = text.firstIndex(of: ".") {
-            let decimals = text.distance(from: dot, to: text.endIndex) - 1
-            if decimals < 3 { text += String(repeating: "0", count: 3 - decimals) }
-        }
-        return text + " s"
-    }
-
-    /// `1.234 s` from a second up, else milliseconds with at most one decimal (`43.2 ms`).
-    static func duration(_ ms: Double) -> String {
-        ms >= 1000 ? seconds(ms) : JSONValue.format((ms * 10).rounded() / 10) + " ms"
-    }
-}

@@ -1,13 +1,5 @@
 import PCRE2
 
-/// How the line format of each input is chosen.
-public enum LineFormatChoice: Sendable {
-    /// Detected per input from its first lines.
-    case automatic
-    /// Forced (`--line-format NAME` or `--pattern REGEX`).
-    case fixed(LineFormat)
-}
-
 public struct AnalysisOptions: Sendable {
     public var lineFormat: LineFormatChoice = .automatic
     /// Keep every event on the timelines (off for `--no-events`: counts, transitions and findings only).
@@ -41,7 +33,7 @@ public struct AnalysisOptions: Sendable {
 
 /// Drives the whole pipeline for a run: reads each input, recognises its lines, splits them into sessions,
 /// analyses each session and hands everything to a `ReportSink`. Memory stays bounded by the largest session.
-public final class Analyzer: SessionFeed {
+public final class Analyzer: AnalysisOutput {
     public let options: AnalysisOptions
     private let sink: any ReportSink
     /// The sink, when it renders events from live events (no copy of each event's time into a record).
@@ -137,7 +129,10 @@ public final class Analyzer: SessionFeed {
 
     private func analyzeLines(of input: LineInput, name: String, firstLine: Int, knowledge: InputKnowledge,
                               endingOnFailure: Bool = false) throws -> InputSummary {
-        let sessions = InputSessions(analyzer: self, name: name, names: messageParser.names, knowledge: knowledge)
+        let settings = SessionSettings(keepEvents: options.keepEvents, keepTimelineEvents: options.keepTimelineEvents,
+                                       timelineSessions: timelineSessions, rules: options.rules, limits: options.sessionLimits)
+        let sessions = InputSessions(name: name, names: messageParser.names, knowledge: knowledge, settings: settings,
+                                     sessionsBefore: self.summary.sessions, output: self)
         var forcedFormat: String?
         if case .fixed(let format) = options.lineFormat { forcedFormat = format.name }
         let events = EventReader(name: name, recognizer: headerRecognizer, messageParser: messageParser, forcedFormat: forcedFormat,
@@ -189,20 +184,6 @@ public final class Analyzer: SessionFeed {
         return summary
     }
 
-    // MARK: Shared by the inputs
-
-    /// Opens the next session. `alsoOpen` sessions of the input are open besides it, so sessions are numbered in the
-    /// order they open: the closed ones and the open ones came before it.
-    func newSession(input: String, line: Int, process: String?, pid: Int?, launchLogged: Bool,
-                    knowledge: InputKnowledge, expected: SessionAnalyzer.Size, alsoOpen: Int) -> SessionAnalyzer {
-        let index = summary.sessions + alsoOpen + 1
-        return SessionAnalyzer(index: index, input: input, firstLine: line, process: process, pid: pid, launchLogged: launchLogged,
-                               keepEvents: options.keepEvents,
-                               timelineEvents: options.keepTimelineEvents && (timelineSessions?.contains(index) ?? true),
-                               rules: options.rules, limits: options.sessionLimits, knowledge: knowledge, names: messageParser.names,
-                               feed: self, expected: expected)
-    }
-
     // MARK: Parallel inputs
 
     /// Set for a worker whose recording is replayed: the durations are put aside here, for the replaying analyzer,
@@ -248,7 +229,7 @@ public final class Analyzer: SessionFeed {
         recording.recycle()
     }
 
-    // MARK: SessionFeed
+    // MARK: AnalysisOutput
 
     var wantsLiveItems: Bool { sink.wantsLiveItems }
     /// For the workers of a parallel run: made once per run, so that their texts are shared through its pool.
@@ -280,12 +261,8 @@ public final class Analyzer: SessionFeed {
         }
     }
 
-    func closeSession(_ session: SessionAnalyzer) {
-        sessionClosed(session.close())
-    }
-
     /// A session's final report: counted, and handed to the sink. (Its durations were taken as they were measured.)
-    private func sessionClosed(_ report: SessionReport) {
+    func sessionClosed(_ report: SessionReport) {
         count(report)
         sink.sessionClosed(report)
     }

@@ -1,21 +1,3 @@
-/// Where a session sends what it decides, the moment it decides it.
-protocol SessionFeed: AnyObject {
-    /// Whether events and transitions are wanted live (streaming output).
-    var wantsLiveItems: Bool { get }
-    func finding(_ finding: Finding)
-    func event(_ event: LiveEvent, subject: String, session: Int, input: String)
-    func transition(_ transition: TransitionReport, session: Int, input: String)
-    /// A duration for the run's percentiles, the moment it is measured (the session's report may not list what it
-    /// belongs to): a controller's viewDidLoad → first viewDidAppear, named by its class; a transition's, by its kind.
-    func duration(_ ms: Double, of kind: DurationKind, name: String)
-}
-
-/// What a duration of the run's timing measures.
-enum DurationKind {
-    case loadToFirstAppear
-    case transition
-}
-
 /// What one input has shown so far of its classes' logging habits, shared by its sessions: which classes log their
 /// dealloc/deinit, and which log their creation (init, loadView or viewDidLoad). A habit is known once it was seen
 /// anywhere before; a class asked about before it showed one is remembered, so that a part of an input analysed

@@ -1,0 +1,122 @@
+/// Everything a worker's analysis reported, in order.
+final class Recording: ReportSink, LiveEventSink, @unchecked Sendable {
+    /// The rare or large items are boxed, so that the many rendered events do not each take the room of a session
+    /// report (or of an event record, kept only for sinks that cannot render ahead).
+    enum Item {
+        indirect case begin(String)
+        indirect case finding(Finding)
+        indirect case event(EventRecord, subject: String, session: Int, input: String)
+        /// An event or transition rendered by the worker (the sink's `liveItemLines`).
+        case rendered(RenderedItem, session: Int)
+        indirect case transition(TransitionReport, session: Int, input: String)
+        indirect case session(SessionReport)
+        /// A session rendered by the worker (the sink's `sessionRendering`), numbered as the worker counted, with the
+        /// counts the run's summary takes from it.
+        case renderedSession(RenderedItem, index: Int, counts: SessionCounts)
+        indirect case end(InputSummary)
+    }
+
+    private let ahead: RenderingAhead
+    var wantsLiveItems: Bool { ahead.wantsLiveItems }
+    /// Taken from the run's pool: a JSON Lines section records thousands of items, and a new list would be grown
+    /// (copied) several times over, into fresh pages, for every section.
+    var items: [Item]
+    var error: InputFailure?
+    /// For a section of a file: its line counts, and what it showed and asked about classes logging dealloc.
+    var input: InputSummary?
+    var facts: Set<String> = []
+    var unknownWhenAsked: Set<String> = []
+    /// The durations the worker measured, for the replaying analyzer's percentiles.
+    var durations = DurationSamples()
+
+    /// The text items are rendered into on the worker's thread, taken from the run's pool when first needed.
+    private var text: ByteBuffer?
+    private var renderedText: ByteBuffer {
+        if let text { return text }
+        let taken = ahead.texts.take()
+        text = taken
+        return taken
+    }
+
+    init(_ ahead: RenderingAhead) {
+        self.ahead = ahead
+        items = ahead.itemLists.take()
+    }
+
+    /// Called once the recording is replayed: its items are dropped, and its list and text go back to the pools.
+    func recycle() {
+        items.removeAll(keepingCapacity: true)
+        ahead.itemLists.give(items)
+        items = []
+        if let text {
+            text.removeAll()
+            ahead.texts.give(text)
+        }
+        text = nil
+    }
+
+    func beginInput(_ name: String) { items.append(.begin(name)) }
+    func finding(_ finding: Finding) { items.append(.finding(finding)) }
+    func event(_ event: EventRecord, subject: String, session: Int, input: String) {
+        LiveEvent.of(event) { self.event($0, subject: subject, session: session, input: input) }
+    }
+    func event(_ event: LiveEvent, subject: String, session: Int, input: String) {
+        guard let lines = ahead.lines else { items.append(.event(event.record, subject: subject, session: session, input: input)); return }
+        if let item = lines.event(event, subject: subject, input: input, into: renderedText) {
+            items.append(.rendered(item, session: session))
+        }
+    }
+    func transition(_ transition: TransitionReport, session: Int, input: String) {
+        guard let lines = ahead.lines else { items.append(.transition(transition, session: session, input: input)); return }
+        items.append(.rendered(lines.transition(transition, input: input, into: renderedText), session: session))
+    }
+    /// The session's report is rendered and counted here, on the worker's thread, when the sink can take it rendered:
+    /// the replaying thread then copies bytes and never touches the report.
+    func sessionClosed(_ session: SessionReport) {
+        guard let sessionRendering = ahead.sessions else { items.append(.session(session)); return }
+        items.append(.renderedSession(sessionRendering(session, into: renderedText), index: session.index,
+                                      counts: SessionCounts(session)))
+    }
+    func endInput(_ summary: InputSummary) { items.append(.end(summary)) }
+    func finish(_ summary: RunSummary) {}
+}
+
+/// What the workers of a parallel run render ahead of time for the replaying sink, and the texts they render into.
+struct RenderingAhead: Sendable {
+    let wantsLiveItems: Bool
+    let lines: LiveItemLines?
+    let sessions: SessionRendering?
+    let texts = RecyclingPool { ByteBuffer(capacity: 1 << 16) }
+    let itemLists = RecyclingPool { [Recording.Item]() }
+}
+
+/// Texts and item lists kept from one recording to the next, emptied but with their memory: new ones would be grown
+/// into fresh pages, for every section. At most one per recording in flight is kept.
+final class RecyclingPool<Value>: @unchecked Sendable {
+    private let idle = Lock<[Value]>([])
+    private let make: () -> Value
+
+    init(_ make: @escaping () -> Value) { self.make = make }
+
+    func take() -> Value {
+        idle.withLock { $0.popLast() } ?? make()
+    }
+
+    /// Takes back a value its user has emptied.
+    func give(_ value: Value) {
+        idle.withLock { $0.append(value) }
+    }
+}
+
+/// What the run's summary counts of a session: its controllers, its SwiftUI views and its transitions.
+struct SessionCounts {
+    var controllers: Int
+    var views: Int
+    var transitions: Int
+
+    init(_ report: SessionReport) {
+        views = report.viewCount
+        controllers = report.controllerCount - views
+        transitions = report.transitionCount
+    }
+}
