@@ -43,7 +43,7 @@ struct AnalysisRun {
             StandardStream.error.write("lctrace: reading a log from standard input (end it with Ctrl-D; lctrace --help for more)\n")
         }
 
-        var settings = Reporter.Settings()
+        var settings = ReportKind.Settings()
         settings.includeEvents = includeEvents
         settings.live = live
         settings.config = options.configPath
@@ -60,7 +60,7 @@ struct AnalysisRun {
 
         // A report to a file replaces it once complete; a live run's report grows in place, to be read as it grows.
         var outputs: [(output: Output, path: String?)] = []
-        var renderers: [any ReportSink] = []
+        var reporters: [any Reporter] = []
         for request in requests {
             let path = request.path ?? report.outputPath
             let output = path.map { openOutput($0, replacing: !live) } ?? Output.standardOutput()
@@ -68,22 +68,19 @@ struct AnalysisRun {
             let stepSummary = request.reporter == .githubActions ? stepSummaryOutput() : nil
             if let stepSummary { outputs.append((stepSummary, Environment.value(of: "GITHUB_STEP_SUMMARY"))) }
             outputs.append((output, path))
-            renderers.append(request.reporter.renderer(output: output, settings: settings, stepSummary: stepSummary))
+            reporters.append(request.reporter.renderer(output: output, settings: settings, stepSummary: stepSummary))
         }
         // Made now, so that a path that cannot be written fails the run before the analysis rather than after it.
         let baselineOutput = report.writeBaseline.map { openOutput($0, replacing: true) }
         options.keepEvents = requests.contains { $0.reporter.keepsEvents(settings) }
 
-        var sink: any ReportSink = renderers.count == 1 ? renderers[0] : ReportFanOut(renderers)
-        let filter = baseline.map { BaselineFilter(baseline: $0, downstream: sink) }
-        if let filter { sink = filter }
         let recorder = report.writeBaseline.map { _ in BaselineRecorder() }
-        if let recorder { sink = ReportFanOut([recorder, sink]) }
+        let reports = ReportDelivery(reporters, baseline: baseline, recorder: recorder)
 
         StopRequest.install()
         let analyzer: Analyzer
         do {
-            analyzer = try Analyzer(options: options, sink: sink)
+            analyzer = try Analyzer(options: options, reports: reports)
         } catch {
             fail(oneLine("--pattern: \(error)"))
         }
@@ -112,8 +109,7 @@ struct AnalysisRun {
         }
         progress?.clear()
         ProgressLine.current = nil
-        let finished = analyzer.finish()
-        let summary = filter?.adjusted(finished) ?? finished
+        let summary = analyzer.finish()
         for (output, path) in outputs { finishWriting(output, to: path) }
         if let recorder, let output = baselineOutput, let path = report.writeBaseline {
             output.write(recorder.baseline.json)

@@ -29,7 +29,7 @@ struct Analyze: ParsableCommand {
     }
 
     private var fallback: [ReporterRequest] {
-        [ReporterRequest(format.map { Reporter(rawValue: $0.rawValue)! } ?? .text)]
+        [ReporterRequest(format.map { ReportKind(rawValue: $0.rawValue)! } ?? .text)]
     }
 
     func run() throws {

@@ -3,30 +3,30 @@ import LCTraceKit
 
 /// `--reporter NAME[=PATH]`: a report and where it goes (standard output, or `--output`, when no path is given).
 struct ReporterRequest: ExpressibleByArgument, Equatable {
-    var reporter: Reporter
+    var reporter: ReportKind
     var path: String?
 
-    init(_ reporter: Reporter, path: String? = nil) {
+    init(_ reporter: ReportKind, path: String? = nil) {
         self.reporter = reporter
         self.path = path
     }
 
     init?(argument: String) {
         let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-        guard let reporter = Reporter(rawValue: parts[0]) else { return nil }
+        guard let reporter = ReportKind(rawValue: parts[0]) else { return nil }
         if parts.count == 2, parts[1].isEmpty { return nil }
         // `NAME=-` is standard output, as `-` is everywhere else on the command line.
         self.init(reporter, path: parts.count == 2 && parts[1] != "-" ? parts[1] : nil)
     }
 
-    static var allValueStrings: [String] { Reporter.allCases.map(\.rawValue) }
+    static var allValueStrings: [String] { ReportKind.allCases.map(\.rawValue) }
     static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 }
 
 /// Where the reports go and which findings count: shared by `analyze` and `check`.
 struct ReportOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "Write this report (repeatable, several in one pass): \(Reporter.allCases.map(\.rawValue).joined(separator: ", ")). "
+        "Write this report (repeatable, several in one pass): \(ReportKind.allCases.map(\.rawValue).joined(separator: ", ")). "
             + "With =PATH it goes to that file; without, to standard output (or --output).",
         valueName: "name[=path]"))
     var reporter: [ReporterRequest] = []

@@ -15,9 +15,9 @@ struct ReportInput {
 /// Runs the analysis over `inputs` into `sink`, beside a recorder, through the fan-out the command line uses for
 /// several reports (so a streaming report gets its live items); returns what the analysis reported.
 @discardableResult
-func report(_ inputs: [ReportInput], into sink: any ReportSink, options: AnalysisOptions = AnalysisOptions()) throws -> RecordingSink {
+func report(_ inputs: [ReportInput], into sink: any Reporter, options: AnalysisOptions = AnalysisOptions()) throws -> RecordingSink {
     let recorder = RecordingSink()
-    let analyzer = try Analyzer(options: options, sink: ReportFanOut([recorder, sink]))
+    let analyzer = try Analyzer(options: options, reports: ReportDelivery([recorder, sink]))
     for input in inputs {
         let fd = try InputSource.file(input.path).openDescriptor()
         defer { _ = close(fd) }
@@ -45,7 +45,7 @@ enum CIReports {
     /// Compares a report of one run over three samples with findings (an error, a whole input with no session, an
     /// informational one) with its golden file. The working directory the renderer is given is fixed, so the report
     /// does not depend on the checkout; the version is written `VERSION`, so it does not change with it.
-    static func assertGolden(_ name: String, _ make: (Output) -> any ReportSink) throws {
+    static func assertGolden(_ name: String, _ make: (Output) -> any Reporter) throws {
         let inputs = [ReportInput.sample("did-appear-without-will-appear.log"), .sample("no-lifecycle-events.log"),
                       .sample("seed-push-pop.log")]
         let output = Output()

@@ -326,7 +326,7 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
         let inputs = samples + [generated]
         let directory = TestFiles.root.appendingPathComponent("lctrace-every-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let reporters = Reporter.allCases.map(\.rawValue)
+        let reporters = ReportKind.allCases.map(\.rawValue)
         let run = try lctrace(["check", "--fail-on", "never"] + reporters.flatMap { ["--reporter", "\($0)=\(directory.path)/\($0).out"] } + inputs)
         #expect(run.status == 0, "\(run.stderr)")
         func report(_ name: String) throws -> Data { try Data(contentsOf: directory.appendingPathComponent("\(name).out")) }
@@ -408,13 +408,13 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
         let log = try Fixtures.temporaryFile("", name: "empty.log")
         let directory = URL(fileURLWithPath: log).deletingLastPathComponent()
         let run = try lctrace(["check", "--fail-on", "never", "--no-config"]
-                              + Reporter.allCases.flatMap { ["--reporter", "\($0.rawValue)=\($0.rawValue).out"] } + ["empty.log"],
+                              + ReportKind.allCases.flatMap { ["--reporter", "\($0.rawValue)=\($0.rawValue).out"] } + ["empty.log"],
                               directory: directory)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("lctrace: 1 error, 0 warnings, 0 info in 0 sessions of 1 input (0 lines, 0 lifecycle events)"),
                 "\(run.stderr)")
-        func report(_ reporter: Reporter) throws -> Data { try Data(contentsOf: directory.appendingPathComponent("\(reporter.rawValue).out")) }
-        func text(_ reporter: Reporter) throws -> String { String(decoding: try report(reporter), as: UTF8.self) }
+        func report(_ reporter: ReportKind) throws -> Data { try Data(contentsOf: directory.appendingPathComponent("\(reporter.rawValue).out")) }
+        func text(_ reporter: ReportKind) throws -> String { String(decoding: try report(reporter), as: UTF8.self) }
         let finding = "[no-lifecycle-events] no lifecycle event was read from empty.log"
 
         let json = try #require(try JSONSerialization.jsonObject(with: report(.json)) as? [String: Any])
@@ -444,7 +444,7 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
         let page = try #require(try JSONSerialization.jsonObject(with: Data(runData.utf8)) as? [String: Any])
         #expect((page["findings"] as? [Any])?.count == 1)
         // No session, so no diagram; the page says there is nothing to draw rather than nothing at all.
-        for reporter in [Reporter.mermaid, .mermaidShort] {
+        for reporter in [ReportKind.mermaid, .mermaidShort] {
             #expect(!(try text(reporter)).contains("```mermaid"), "\(reporter.rawValue)")
             #expect(!(try report(reporter)).isEmpty, "\(reporter.rawValue)")
         }

@@ -116,7 +116,7 @@ import PCRE2
         var options = AnalysisOptions()
         options.lineFormat = choice
         var readings: [LineReading] = []
-        let analyzer = try Analyzer(options: options, sink: RecordingSink())
+        let analyzer = try Analyzer(options: options, reporter: RecordingSink())
         analyzer.lineObserver = { readings.append($0) }
         try analyzer.analyze(.file(path))
         analyzer.finish()
@@ -217,14 +217,14 @@ import PCRE2
         let sink = RecordingSink()
         var options = AnalysisOptions()
         options.lineFormat = shape.choice
-        let analyzer = try Analyzer(options: options, sink: sink)
+        let analyzer = try Analyzer(options: options, reporter: sink)
         try analyzer.analyze(.file(Self.path(shape.fixture)))
         analyzer.finish()
         #expect(sink.inputs.first?.unreadTimes == 1)
         // Without --time-format the same pattern reads none of these times.
         options.lineFormat = .fixed(.custom(Self.customPattern))
         let plain = RecordingSink()
-        let again = try Analyzer(options: options, sink: plain)
+        let again = try Analyzer(options: options, reporter: plain)
         try again.analyze(.file(Self.path(shape.fixture)))
         again.finish()
         #expect(plain.inputs.first?.unreadTimes == 5)

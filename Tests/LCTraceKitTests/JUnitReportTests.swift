@@ -74,10 +74,10 @@ import Testing
         // A controller and a message with markup, line breaks and control characters, straight to the renderer.
         let direct = Output()
         let renderer = JUnitRenderer(output: direct, failureSeverity: .warning)
-        renderer.beginInput("in.log")
+        renderer.inputBegan("in.log")
         renderer.finding(Finding(rule: .didAppearTwice, severity: .warning, input: "in.log", line: 3, session: 0,
                                  controller: "A<b>&\"c\"", message: "two\nlines\t<tab> & \u{1B}[31m ']]>", expected: nil, actual: nil))
-        renderer.endInput(InputSummary(name: "in.log", format: "bare"))
+        renderer.inputEnded(InputSummary(name: "in.log", format: "bare"))
         renderer.finish(RunSummary())
         let failure = try #require(try junit(direct.text).nodes(forXPath: "//failure").first as? XMLElement)
         #expect(failure.attribute(forName: "message")?.stringValue == "line 3: [did-appear-twice] two\nlines\t<tab> & \u{FFFD}[31m ']]>")

@@ -35,7 +35,7 @@ import PCRE2
     static func read(_ path: String, options: AnalysisOptions = AnalysisOptions()) throws -> ([Expected], RecordingSink) {
         var readings: [Expected] = []
         let sink = RecordingSink()
-        let analyzer = try Analyzer(options: options, sink: sink)
+        let analyzer = try Analyzer(options: options, reporter: sink)
         analyzer.lineObserver = { reading in
             var className = reading.className ?? "-"
             if className == MessageParser.anonymousClass { className = "-" }
@@ -154,9 +154,9 @@ import PCRE2
     @Test func theSummaryCountsCrashAndRedactedLines() throws {
         func render(_ names: [String], json: Bool) throws -> String {
             let output = Output()
-            let sink: any ReportSink = json ? JSONRenderer(output: output, includeEvents: false)
+            let sink: any Reporter = json ? JSONRenderer(output: output, includeEvents: false)
                 : TextRenderer(output: output, style: TextStyle(enabled: false), includeEvents: false)
-            let analyzer = try Analyzer(options: AnalysisOptions(), sink: sink)
+            let analyzer = try Analyzer(options: AnalysisOptions(), reporter: sink)
             for name in names { try analyzer.analyze(.file(Self.path(name))) }
             analyzer.finish()
             return output.text

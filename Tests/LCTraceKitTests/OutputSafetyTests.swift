@@ -172,7 +172,7 @@ import Testing
         #expect(try lctrace(["--jobs", "1024", "--no-events", "app.log"], directory: directory).status == 0)
         // The library bounds the threads whatever it is asked for.
         let sink = RecordingSink()
-        let analyzer = try Analyzer(options: AnalysisOptions(), sink: sink)
+        let analyzer = try Analyzer(options: AnalysisOptions(), reporter: sink)
         try analyzer.analyze([.file(try generatedLog(bytes: "1M", seed: 3, format: "nslog-classic"))], jobs: Int.max)
         analyzer.finish()
         #expect(sink.summary?.events ?? 0 > 1_000)
@@ -308,8 +308,8 @@ import Testing
         let names = ["two\nlines\u{1B}[2J.log", "::notice::x.log", "bidi\u{202E}gol.txt", "<script>x<b>]]>--> %0A.log"]
         for name in names { try log.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8) }
         let spellings = ["r.out", "./r.out", "real/../r.out", "linked/r.out"]
-        let lineOriented: Set<Reporter> = [.xcode, .text, .githubActions, .markdown, .mermaid, .mermaidShort]
-        for (index, reporter) in Reporter.allCases.enumerated() {
+        let lineOriented: Set<ReportKind> = [.xcode, .text, .githubActions, .markdown, .mermaid, .mermaidShort]
+        for (index, reporter) in ReportKind.allCases.enumerated() {
             for (offset, name) in names.enumerated() {
                 let spelling = spellings[(index + offset) % spellings.count]
                 let run = try lctrace(["check", "--fail-on", "never", "--reporter", "\(reporter.rawValue)=\(spelling)", name], directory: directory)

@@ -31,7 +31,7 @@ import PCRE2
     /// What lctrace read, in the `.expect` shape: the anonymous class is `-`, UIKit's notices by their short names.
     static func read(_ name: String, jobs: Int = 1) throws -> [Expected] {
         var readings: [Expected] = []
-        let analyzer = try Analyzer(options: AnalysisOptions(), sink: RecordingSink())
+        let analyzer = try Analyzer(options: AnalysisOptions(), reporter: RecordingSink())
         analyzer.lineObserver = { reading in
             var className = reading.className ?? "-"
             if className == MessageParser.anonymousClass { className = "-" }

@@ -10,12 +10,12 @@ import Testing
 
     func render(_ sample: String, json: Bool, events: Bool = true) throws -> String {
         let output = Output()
-        let sink: any ReportSink = json
+        let sink: any Reporter = json
             ? JSONRenderer(output: output, includeEvents: events)
             : TextRenderer(output: output, style: TextStyle(enabled: false), includeEvents: events)
         var options = AnalysisOptions()
         options.keepEvents = events
-        let analyzer = try Analyzer(options: options, sink: sink)
+        let analyzer = try Analyzer(options: options, reporter: sink)
         // Named relative to the repository so the golden files do not depend on where it is checked out.
         let fd = try InputSource.file(Fixtures.sample(sample)).openDescriptor()
         defer { _ = close(fd) }
@@ -85,13 +85,13 @@ import Testing
     /// exactly as the session rendered with that number, in both JSON outputs.
     @Test func sessionRenderedAheadTakesItsNumberLater() throws {
         let sink = RecordingSink()
-        let analyzer = try Analyzer(options: AnalysisOptions(), sink: sink)
+        let analyzer = try Analyzer(options: AnalysisOptions(), reporter: sink)
         try analyzer.analyze(.file(Fixtures.sample("pop-to-root.log")))
         analyzer.finish()
         var session = try #require(sink.sessions.first)
         #expect(session.index == 1)
         // Each renderer, and the text its session shows the new number in.
-        let renderers: [((Output) -> any ReportSink, String)] = [
+        let renderers: [((Output) -> any SessionFormatting, String)] = [
             ({ JSONRenderer(output: $0, includeEvents: true) }, "\"index\": 12,"),
             ({ NDJSONRenderer(output: $0, includeEvents: true, flushEachLine: false) }, "\"index\":12,"),
             ({ TextRenderer(output: $0, style: TextStyle(enabled: false), includeEvents: true) }, "Session 12 · "),
@@ -102,9 +102,8 @@ import Testing
             let aheadSink = makeRenderer(ahead)
             let text = ByteBuffer()
             text.append("earlier items" as StaticString)
-            let rendering = try #require(aheadSink.sessionRendering)
-            let item = rendering(session, into: text)
-            aheadSink.writeSession(item, index: 12)
+            let item = aheadSink.sessionFormatter(session, into: text)
+            aheadSink.write(item, number: 12)
 
             session.index = 12
             let direct = Output()
@@ -114,6 +113,26 @@ import Testing
             #expect(ahead.text.contains(numbered))
             #expect(!ahead.text.contains("earlier items"))
         }
+    }
+
+    /// A session's number may be anywhere in what a formatter writes: the digits after the first marker are cut out
+    /// and written again, whatever comes before or after them.
+    @Test func aSessionNumberIsPatchedWhereverTheFormatWritesIt() throws {
+        var session = try #require(try analyze(paths: [Fixtures.sample("pop-to-root.log")]).sessions.first)
+        session.index = 7
+        let formatter = SessionFormatter(numberAfter: "session ") { session, text in
+            text.append("header line, 2 inputs\nsession \(session.index) of app.log, 9 lines\n")
+        }
+        let text = ByteBuffer()
+        text.append("earlier")
+        let item = formatter(session, into: text)
+        let output = Output()
+        item.write(number: 1234, to: output)
+        #expect(output.text == "header line, 2 inputs\nsession 1234 of app.log, 9 lines\n")
+        session.index = 1234
+        let direct = ByteBuffer()
+        formatter.render(session, direct)
+        #expect(String(decoding: direct.bytes, as: UTF8.self) == output.text)
     }
 
     @Test func jsonEscaping() {

@@ -3,16 +3,16 @@ import Testing
 @testable import LCTraceKit
 
 /// Collects what the analysis reports.
-final class RecordingSink: ReportSink {
+final class RecordingSink: Reporter {
     var sessions: [SessionReport] = []
     var findings: [Finding] = []
     var inputs: [InputSummary] = []
     var summary: RunSummary?
 
-    func beginInput(_ name: String) {}
+    func inputBegan(_ name: String) {}
     func finding(_ finding: Finding) { findings.append(finding) }
     func sessionClosed(_ session: SessionReport) { sessions.append(session) }
-    func endInput(_ summary: InputSummary) { inputs.append(summary) }
+    func inputEnded(_ summary: InputSummary) { inputs.append(summary) }
     func finish(_ summary: RunSummary) { self.summary = summary }
 
     /// Findings of warning or error severity (leaving out the informational ones, like the post-mortem).
@@ -53,7 +53,7 @@ enum Fixtures {
 /// Runs the analysis over files and returns everything it reported.
 func analyze(paths: [String], options: AnalysisOptions = AnalysisOptions()) throws -> RecordingSink {
     let sink = RecordingSink()
-    let analyzer = try Analyzer(options: options, sink: sink)
+    let analyzer = try Analyzer(options: options, reporter: sink)
     for path in paths { try analyzer.analyze(.file(path)) }
     analyzer.finish()
     return sink
@@ -96,12 +96,12 @@ func analysisReport(of path: String, choice: LineFormatChoice = .automatic, hand
     options.sectionBytes = 1024
     options.keepEvents = keepEvents
     let output = Output()
-    let sink: any ReportSink = switch format {
+    let sink: any Reporter = switch format {
     case "text": TextRenderer(output: output, style: TextStyle(enabled: false), includeEvents: true)
     case "json": JSONRenderer(output: output, includeEvents: true)
     default: NDJSONRenderer(output: output, includeEvents: true, flushEachLine: false)
     }
-    let analyzer = try Analyzer(options: options, sink: sink)
+    let analyzer = try Analyzer(options: options, reporter: sink)
     try analyzer.analyze([.file(path)], jobs: jobs)
     analyzer.finish()
     return output.text

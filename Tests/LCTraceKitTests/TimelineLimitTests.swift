@@ -6,7 +6,7 @@ import Testing
 /// `SessionLimits.timelineEvents` events, whatever its length, with what they leave out counted in the output; and
 /// nothing of the sessions `--session` does not choose.
 @Suite struct TimelineLimitTests {
-    static let timelineReporters: [Reporter] = [.chromeTrace, .html, .mermaid]
+    static let timelineReporters: [ReportKind] = [.chromeTrace, .html, .mermaid]
 
     /// One line a millisecond, in one process: `2016-03-17 10:00:00.000 Shop[1:1] MESSAGE`.
     static func timed(_ messages: [String]) -> String {
@@ -32,14 +32,14 @@ import Testing
 
     /// Analyses `path` into `reporters` in one pass, the analysis keeping events as the command line has it keep them
     /// for these reporters; returns each report and what the session reports held.
-    static func run(_ reporters: [Reporter], settings: Reporter.Settings = Reporter.Settings(),
-                    path: String) throws -> (reports: [Reporter: String], recorded: RecordingSink) {
+    static func run(_ reporters: [ReportKind], settings: ReportKind.Settings = ReportKind.Settings(),
+                    path: String) throws -> (reports: [ReportKind: String], recorded: RecordingSink) {
         var options = AnalysisOptions()
         options.keepEvents = reporters.contains { $0.keepsEvents(settings) }
         let outputs = reporters.map { _ in Output() }
         let recorded = RecordingSink()
         let sinks = zip(reporters, outputs).map { $0.renderer(output: $1, settings: settings) } + [recorded]
-        let analyzer = try Analyzer(options: options, sink: ReportFanOut(sinks))
+        let analyzer = try Analyzer(options: options, reports: ReportDelivery(sinks))
         try analyzer.analyze(.file(path))
         analyzer.finish()
         return (Dictionary(uniqueKeysWithValues: zip(reporters, outputs.map(\.text))), recorded)
@@ -123,7 +123,7 @@ import Testing
         #expect(!diagram.contains("participant c3 as W"))
 
         // The same timelines when the text report keeps every event.
-        var settings = Reporter.Settings()
+        var settings = ReportKind.Settings()
         settings.includeEvents = true
         let withText = try TimelineLimitTests.run(TimelineLimitTests.timelineReporters + [.text], settings: settings, path: path)
         #expect(TimelineLimitTests.keptEvents(try #require(withText.recorded.sessions.first)) == messages.count)
@@ -139,7 +139,7 @@ import Testing
                                                count: 500).flatMap { $0 }
         let path = try Fixtures.temporaryFile(TimelineLimitTests.timed(first + ["main()", "W viewDidLoad", "W viewWillAppear:", "W viewDidAppear:",
                                                                                 "main()", "X viewDidLoad", "X viewWillAppear:"]))
-        var settings = Reporter.Settings()
+        var settings = ReportKind.Settings()
         settings.sessions = SessionSelection("2-")
         for reporter in TimelineLimitTests.timelineReporters + [.mermaidShort] {
             let (reports, recorded) = try TimelineLimitTests.run([reporter], settings: settings, path: path)

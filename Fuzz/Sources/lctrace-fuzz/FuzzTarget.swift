@@ -14,7 +14,7 @@ import LCTraceKit
 //   alone reads it with no hint: header, format and lifecycle message. A difference is printed and the process traps,
 //   so libFuzzer keeps the input as a crash.
 // - odd (`A`), as a whole log: an `Analyzer` with the default options analyses it from a temporary file, as
-//   `lctrace` analyses a file (gzip input included), into a sink that discards the report; when the byte's second
+//   `lctrace` analyses a file (gzip input included), into a reporter that discards the report; when the byte's second
 //   bit is set too (`C`), into every reporter at once, each writing to memory, and the reports that are JSON must
 //   parse.
 //
@@ -236,11 +236,11 @@ private func analyzeAsLog(_ input: UnsafeRawBufferPointer, everyReporter: Bool) 
         written += count
     }
     guard lseek(scratch, 0, SEEK_SET) == 0 else { fatalError("lctrace-fuzz: cannot rewind the temporary file") }
-    let outputs = everyReporter ? Reporter.allCases.map { ($0, Output()) } : []
-    let sink: any ReportSink = everyReporter
-        ? ReportFanOut(outputs.map { reporter, output in reporter.renderer(output: output, settings: Reporter.Settings()) })
-        : DiscardingSink()
-    let analyzer = Analyzer(options: analysisOptions, sink: sink, headerRecognizer: analysisParsers.headers,
+    let outputs = everyReporter ? ReportKind.allCases.map { ($0, Output()) } : []
+    let reports = ReportDelivery(everyReporter
+        ? outputs.map { reporter, output in reporter.renderer(output: output, settings: ReportKind.Settings()) }
+        : [DiscardingSink()])
+    let analyzer = Analyzer(options: analysisOptions, reports: reports, headerRecognizer: analysisParsers.headers,
                             messageParser: analysisParsers.messageParser())
     // An input the analyzer rejects (gzip data that ends early or does not inflate) is an answer, not a crash.
     try? analyzer.analyze(fileDescriptor: scratch, name: "fuzz.log")

@@ -21,8 +21,6 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     private let recordsEvents: Bool
     /// The line of the first event past the ones the timeline reports draw, once there is one.
     private var timelineCut: Int?
-    /// Transitions are listed in the report unless the output streamed them as they closed.
-    private let listsTransitions: Bool
 
     private(set) var process: String?
     private(set) var pid: Int?
@@ -124,7 +122,6 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         self.output = output
         self.streamsLiveItems = output.wantsLiveItems
         self.recordsEvents = eventsKept > 0 || streamsLiveItems
-        self.listsTransitions = !streamsLiveItems
         self.activity = ActivityTracker(launchLogged: launchLogged)
         self.instances = InstanceRegistry(expected: expected.controllers, limits: limits)
         self.leaks = LeakWatch(timeoutSeconds: rules.leakTimeoutSeconds)
@@ -418,7 +415,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
             leaks.arm(LeakWatch.Armed(controller: controller, line: report.endLine, micros: nil, kind: report.kind, silent: true))
         }
         // Last, moved in: a copy would retain the names it holds.
-        if listsTransitions, transitionReports.count < limits.listedTransitions {
+        if transitionReports.count < limits.listedTransitions {
             transitionReports.append(report)
         } else {
             transitionsNotListed += 1

@@ -1,7 +1,7 @@
 /// Checkstyle XML, which many CI servers and code-review tools read: a `<file>` per input, opened as the input begins
 /// and closed as it ends, and an `<error>` per finding in it (severity `error`, `warning` or `info`, source
 /// `lctrace.RULE`), written as the finding is decided. Nothing is put aside.
-public final class CheckstyleRenderer: ReportSink {
+public final class CheckstyleRenderer: Reporter {
     private let output: Output
     /// Reused for each element.
     private let element = ByteBuffer(capacity: 1 << 10)
@@ -14,7 +14,7 @@ public final class CheckstyleRenderer: ReportSink {
         output.write(element.bytes)
     }
 
-    public func beginInput(_ name: String) {
+    public func inputBegan(_ name: String) {
         element.removeAll()
         element.append("  <file" as StaticString)
         XMLText.attribute("name", name, to: element)
@@ -33,7 +33,7 @@ public final class CheckstyleRenderer: ReportSink {
         output.write(element.bytes)
     }
 
-    public func endInput(_ summary: InputSummary) {
+    public func inputEnded(_ summary: InputSummary) {
         output.write("  </file>\n")
     }
 

@@ -6,7 +6,7 @@
 /// distinct problems; a group's annotation names its other lines. When there are more groups than slots, the last
 /// slot says how many were left out. With a job summary file (`$GITHUB_STEP_SUMMARY`), the full Markdown table is
 /// appended to it.
-public final class GitHubActionsRenderer: ReportSink {
+public final class GitHubActionsRenderer: Reporter {
     /// The annotations GitHub shows per severity and step.
     public static let annotationsPerSeverity = 10
 

@@ -4,7 +4,7 @@
 /// so a page of thousands of sessions opens at once; what is embedded is capped (`embeddedBytes`), and the page says
 /// what was left out. Everything from the log is JSON in the page, with `<`, `>` and `&` escaped, and the page puts
 /// it in the document as text only.
-public final class HTMLTimelineRenderer: ReportSink {
+public final class HTMLTimelineRenderer: TimelineReporter {
     /// Bytes of session timelines a page embeds; later sessions are listed in its index only.
     public static let embeddedBytes = 32 << 20
     /// Findings the page's table lists, and sessions its index lists.

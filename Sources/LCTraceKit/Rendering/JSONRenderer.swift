@@ -1,7 +1,7 @@
 /// `--format json`: one document, written session by session as sessions close, so its memory is bounded by
 /// the largest session. Findings are listed after the sessions, then the summary; until then they wait in an
 /// unlinked temporary file, so their number does not grow the memory either.
-public final class JSONRenderer: ReportSink {
+public final class JSONRenderer: SessionFormatting {
     private let output: Output
     private var sessionsWritten = 0
     private var findingsWritten = 0
@@ -18,7 +18,7 @@ public final class JSONRenderer: ReportSink {
     init(output: Output, includeEvents: Bool, config: String? = nil, findings: Spool) {
         self.output = output
         self.findings = findings
-        sessionElement = SessionRendering(head: "{\n      \"index\": ") { session, text in
+        sessionFormatter = SessionFormatter(numberAfter: "\"index\": ") { session, text in
             var writer = JSONWriter(appendingTo: text, indent: 2)
             writer.object { ReportJSON.sessionMembers(session, events: includeEvents, into: &$0) }
         }
@@ -39,19 +39,17 @@ public final class JSONRenderer: ReportSink {
 
     public func sessionClosed(_ session: SessionReport) {
         writer.reset()
-        sessionElement.render(session, writer.buffer)
+        sessionFormatter.render(session, writer.buffer)
         separateSession()
         output.write(writer.buffer.bytes)
     }
 
     /// A session is an element of the `sessions` array, indented under it.
-    public var sessionRendering: SessionRendering? { sessionElement }
+    public let sessionFormatter: SessionFormatter
 
-    private let sessionElement: SessionRendering
-
-    public func writeSession(_ item: RenderedItem, index: Int) {
+    public func write(_ session: RenderedItem, number: Int) {
         separateSession()
-        item.write(number: index, to: output)
+        session.write(number: number, to: output)
     }
 
     private func separateSession() {

@@ -7,7 +7,7 @@
 /// while they are small, in a `Spool` once they are not, and each finished suite in a `Spool` too. Memory stays
 /// bounded by the largest session's listed findings, and a run takes one temporary file, plus one per input whose
 /// testcases outgrew memory.
-public final class JUnitRenderer: ReportSink {
+public final class JUnitRenderer: Reporter {
     private let output: Output
     private let failureSeverity: Severity
 
@@ -62,7 +62,7 @@ public final class JUnitRenderer: ReportSink {
         self.memoryBytes = memoryBytes
     }
 
-    public func beginInput(_ name: String) {
+    public func inputBegan(_ name: String) {
         input = name
         suiteTests = 0
         suiteFailures = 0
@@ -100,7 +100,7 @@ public final class JUnitRenderer: ReportSink {
         return counts
     }
 
-    public func endInput(_ summary: InputSummary) {
+    public func inputEnded(_ summary: InputSummary) {
         if sessions == 0 || !inputFindings.isEmpty { writeTestcase("input", findings: inputFindings, counts: inputCounts) }
         tests += suiteTests
         failures += suiteFailures

@@ -1,7 +1,7 @@
 /// `--reporter markdown`: a summary for a pull request, a job summary or an issue: the counts, then one table row
 /// per distinct problem (severity, rule and controller class), the most frequent first, with where it was first
 /// seen and its message.
-public final class MarkdownRenderer: ReportSink {
+public final class MarkdownRenderer: Reporter {
     private let output: Output
     private var groups = FindingGroups()
     private var inputs: [String] = []
@@ -10,7 +10,7 @@ public final class MarkdownRenderer: ReportSink {
         self.output = output
     }
 
-    public func beginInput(_ name: String) { inputs.append(name) }
+    public func inputBegan(_ name: String) { inputs.append(name) }
     public func finding(_ finding: Finding) { groups.add(finding) }
 
     public func finish(_ summary: RunSummary) {

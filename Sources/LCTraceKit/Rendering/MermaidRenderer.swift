@@ -4,7 +4,7 @@
 /// notes across the controllers they moved between and the findings notes over what they are about. The short form
 /// draws only the transitions, as messages between controllers, and the findings. The full form draws a session up to
 /// its `timelineCut`, as the other timelines do, and says how many events it left out from there on.
-public final class MermaidRenderer: ReportSink {
+public final class MermaidRenderer: TimelineReporter {
     /// Items one diagram draws, and diagrams one report holds: GitHub gives up on bigger ones.
     public static let itemsPerDiagram = 300
     public static let diagrams = 100

@@ -1,7 +1,7 @@
 /// `--format ndjson`: one JSON object per line, written and flushed as each item completes — `event`,
 /// `transition`, `finding`, `session` (when a session closes) and a final `summary` — each with a `type` field
 /// first and otherwise the field names of the JSON report. Memory does not grow with the input.
-public final class NDJSONRenderer: ReportSink, LiveEventSink {
+public final class NDJSONRenderer: StreamingReporter, SessionFormatting, LiveEventSink {
     private let output: Output
     private let config: String?
     /// Flush after every line (live input) rather than when the buffer fills.
@@ -10,7 +10,7 @@ public final class NDJSONRenderer: ReportSink, LiveEventSink {
     private var writer = JSONWriter(indent: nil)
 
     /// Events (unless left out) and transitions, rendered the same way here and on a parallel run's workers.
-    public let liveItemLines: LiveItemLines?
+    public let itemFormatter: LiveItemLines
     /// The live item being written: rendered here, then written after its session number.
     private let itemText = ByteBuffer()
 
@@ -18,10 +18,8 @@ public final class NDJSONRenderer: ReportSink, LiveEventSink {
         self.output = output
         self.config = config
         self.flushEachLine = flushEachLine
-        self.liveItemLines = LiveItemLines(includeEvents: includeEvents)
+        self.itemFormatter = LiveItemLines(includeEvents: includeEvents)
     }
-
-    public var wantsLiveItems: Bool { true }
 
     public func event(_ event: EventRecord, subject: String, session: Int, input: String) {
         LiveEvent.of(event) { self.event($0, subject: subject, session: session, input: input) }
@@ -29,14 +27,13 @@ public final class NDJSONRenderer: ReportSink, LiveEventSink {
 
     func event(_ event: LiveEvent, subject: String, session: Int, input: String) {
         itemText.removeAll()
-        guard let item = liveItemLines?.event(event, subject: subject, input: input, into: itemText) else { return }
+        guard let item = itemFormatter.event(event, subject: subject, input: input, into: itemText) else { return }
         write(item, session: session)
     }
 
     public func transition(_ transition: TransitionReport, session: Int, input: String) {
         itemText.removeAll()
-        guard let item = liveItemLines?.transition(transition, input: input, into: itemText) else { return }
-        write(item, session: session)
+        write(itemFormatter.transition(transition, input: input, into: itemText), session: session)
     }
 
     public func write(_ item: RenderedItem, session: Int) {
@@ -46,9 +43,9 @@ public final class NDJSONRenderer: ReportSink, LiveEventSink {
 
     /// The session line: `{"type":"session",` then the session's fields but its events and transitions, which were
     /// streamed already.
-    public var sessionRendering: SessionRendering? { NDJSONRenderer.sessionLine }
+    public var sessionFormatter: SessionFormatter { NDJSONRenderer.sessionLine }
 
-    private static let sessionLine = SessionRendering(head: #"{"type":"session","index":"#) { session, text in
+    private static let sessionLine = SessionFormatter(numberAfter: #""index":"#) { session, text in
         var writer = JSONWriter(appendingTo: text, indent: nil)
         writer.object { w in
             w.member("type", "session")
@@ -57,8 +54,8 @@ public final class NDJSONRenderer: ReportSink, LiveEventSink {
         writer.endLine()
     }
 
-    public func writeSession(_ item: RenderedItem, index: Int) {
-        write(item, session: index)
+    public func write(_ session: RenderedItem, number: Int) {
+        write(session, session: number)
     }
 
     public func finding(_ finding: Finding) {
@@ -105,9 +102,9 @@ public struct LiveItemLines: Sendable {
         guard includeEvents else { return nil }
         let start = text.count
         if LiveItemLines.appendPlainEventTail(event, subject: subject, input: input, to: text) {
-            return RenderedItem(head: LiveItemLines.eventHead, text: text, tail: start..<text.count)
+            return RenderedItem(prefix: LiveItemLines.eventHead, text: text, tail: start..<text.count)
         }
-        return RenderedItem(head: LiveItemLines.eventHead, text: text,
+        return RenderedItem(prefix: LiveItemLines.eventHead, text: text,
                             tail: LiveItemLines.eventTail(event.record, subject: subject, input: input, into: text))
     }
 
@@ -203,7 +200,7 @@ public struct LiveItemLines: Sendable {
     }
 
     func transition(_ transition: TransitionReport, input: String, into text: ByteBuffer) -> RenderedItem {
-        RenderedItem(head: #"{"type":"transition","session":"#, text: text, tail: LiveItemLines.tail(into: text) { w in
+        RenderedItem(prefix: #"{"type":"transition","session":"#, text: text, tail: LiveItemLines.tail(into: text) { w in
             w.member("input", input)
             ReportJSON.transitionMembers(transition, into: &w)
         })
@@ -217,66 +214,5 @@ public struct LiveItemLines: Sendable {
         text.replace(at: start, with: UInt8(ascii: ","))
         writer.endLine()
         return start..<text.count
-    }
-}
-
-/// One item rendered but for its session number: `head`, then the number, then `text[tail]`.
-public struct RenderedItem: Sendable {
-    let head: StaticString
-    /// Appended to by the thread that rendered the item, and only read once that thread has handed its results on.
-    /// Not retained: whoever renders an item owns its text and keeps it until the item is written (a recording
-    /// until it is replayed, a renderer for the call). Retained, its reference count was touched for every
-    /// item by the worker that made it and again by the thread that replayed it.
-    unowned(unsafe) let text: ByteBuffer
-    let tailRange: Range<Int>
-
-    init(head: StaticString, text: ByteBuffer, tail: Range<Int>) {
-        self.head = head
-        self.text = text
-        self.tailRange = tail
-    }
-
-    /// An item rendered whole from `start` in `text` with a provisional number: the text must begin with `head` and
-    /// the number's digits, and the tail is what follows them.
-    init(numbered text: ByteBuffer, from start: Int, head: StaticString) {
-        let bytes = text.bytes
-        var end = start + head.utf8CodeUnitCount
-        precondition(end < bytes.count && RawBytes.equal(bytes.baseAddress! + start, head.utf8Start, count: head.utf8CodeUnitCount),
-                     "a rendered item begins with its head")
-        while end < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[end]) { end += 1 }
-        self.init(head: head, text: text, tail: end..<bytes.count)
-    }
-
-    var tail: UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(rebasing: text.bytes[tailRange])
-    }
-
-    /// Writes the item with its number, in one write.
-    func write(number: Int, to output: Output) {
-        let tail = self.tail
-        let head = self.head
-        output.write(atMost: head.utf8CodeUnitCount + JSONWriter.integerRoom + tail.count) { room in
-            RawBytes.copy(head.utf8CodeUnitCount, from: head.utf8Start, to: room)
-            var at = head.utf8CodeUnitCount
-            at += JSONWriter.writeInteger(Int64(number), at: room + at)
-            if let source = tail.baseAddress { RawBytes.copy(tail.count, from: source, to: room + at) }
-            return at + tail.count
-        }
-    }
-}
-
-/// How a sink renders a closed session ahead of time on another thread (a parallel run's worker): all of it, then
-/// cut before its number, which is known only when the session is replayed. The sink renders its sessions with the
-/// same function when it renders them itself, so the two are the same text.
-public struct SessionRendering: Sendable {
-    /// What the rendered session begins with, up to its number.
-    let head: StaticString
-    let render: @Sendable (SessionReport, ByteBuffer) -> Void
-
-    /// Appends the session to `text`, cut before its number.
-    func callAsFunction(_ session: SessionReport, into text: ByteBuffer) -> RenderedItem {
-        let start = text.count
-        render(session, text)
-        return RenderedItem(numbered: text, from: start, head: head)
     }
 }

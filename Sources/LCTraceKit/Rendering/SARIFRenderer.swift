@@ -5,7 +5,7 @@
 /// `originalUriBaseIds` gives as the directory's `file://` URI); others by an absolute `file://` URI; standard input
 /// as `stdin`. Each result carries the finding's `FindingKey` fingerprint, so that a dashboard tells a finding it
 /// knows from a new one when the log only shifted.
-public final class SARIFRenderer: ReportSink {
+public final class SARIFRenderer: Reporter {
     public static let schemaURI = "https://json.schemastore.org/sarif-2.1.0.json"
     public static let informationURI = "https://github.com/lctrace/lctrace"
     /// The `partialFingerprints` member that holds `FindingKey.fingerprint`.

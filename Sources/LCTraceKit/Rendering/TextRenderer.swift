@@ -22,13 +22,13 @@ public struct TextStyle: Sendable {
 /// decided, and the session blocks that follow leave their findings out.
 ///
 /// Session blocks are written as bytes (`TextWriter`), by the same function whether this renderer writes them or a
-/// parallel run's worker renders them ahead of time (`sessionRendering`).
-public final class TextRenderer: ReportSink {
+/// parallel run's worker renders them ahead of time (`sessionFormatter`).
+public final class TextRenderer: SessionFormatting {
     private let output: Output
     private let style: TextStyle
     private let includeEvents: Bool
     private let live: Bool
-    private let sessionBlock: SessionRendering
+    public let sessionFormatter: SessionFormatter
     /// Reused for every session block, so its memory is allocated once.
     private let block = ByteBuffer(capacity: 1 << 12)
 
@@ -37,7 +37,7 @@ public final class TextRenderer: ReportSink {
         self.style = style
         self.includeEvents = includeEvents
         self.live = live
-        sessionBlock = SessionRendering(head: style.enabled ? "\u{1B}[1mSession " : "Session ") { session, text in
+        sessionFormatter = SessionFormatter(numberAfter: "Session ") { session, text in
             TextRenderer.writeSession(session, to: TextWriter(buffer: text, style: style), events: includeEvents, findings: !live)
         }
     }
@@ -54,7 +54,7 @@ public final class TextRenderer: ReportSink {
     /// Findings about the input being read as a whole, printed when it ends (session blocks print the others).
     private var inputFindings: [Finding] = []
 
-    public func endInput(_ summary: InputSummary) {
+    public func inputEnded(_ summary: InputSummary) {
         guard !inputFindings.isEmpty else { return }
         output.write(style.bold("Input \(TerminalText.escaped(summary.name))") + "\n  " + style.bold("Findings") + "\n")
         for finding in inputFindings { output.write("    " + formatFinding(finding) + "\n") }
@@ -64,20 +64,18 @@ public final class TextRenderer: ReportSink {
 
     public func sessionClosed(_ session: SessionReport) {
         block.removeAll()
-        _ = sessionBlock(session, into: block)
+        sessionFormatter.render(session, block)
         output.write(block.bytes)
         if live { output.flush() }
     }
 
-    public var sessionRendering: SessionRendering? { sessionBlock }
-
-    public func writeSession(_ item: RenderedItem, index: Int) {
-        item.write(number: index, to: output)
+    public func write(_ session: RenderedItem, number: Int) {
+        session.write(number: number, to: output)
         if live { output.flush() }
     }
 
-    /// One session's block, ending with an empty line. It begins with `Session ` and the session's number (bold
-    /// when colour is on), as `SessionRendering` needs.
+    /// One session's block, ending with an empty line. Its number is the first one after `Session `, as
+    /// `SessionFormatter` needs.
     private static func writeSession(_ session: SessionReport, to w: TextWriter, events: Bool, findings: Bool) {
         w.bold {
             w.write("Session ")

@@ -134,3 +134,12 @@ public struct Baseline: Sendable, Equatable {
         return text + (counts.isEmpty ? "]\n}\n" : "\n  ]\n}\n")
     }
 }
+
+/// Records every finding of a run into a baseline (`--write-baseline`), known to the baseline it reads or not.
+public final class BaselineRecorder {
+    public private(set) var baseline = Baseline()
+
+    public init() {}
+
+    func record(_ finding: Finding) { baseline.add(finding) }
+}

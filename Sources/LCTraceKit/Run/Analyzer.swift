@@ -22,7 +22,7 @@ public struct AnalysisOptions: Sendable {
     /// How much of each session its report keeps (smaller in tests).
     var sessionLimits = SessionLimits()
     /// Keep the events the timeline reports draw (`SessionLimits.timelineEvents` of each session) without
-    /// `keepEvents`: set by the analyzer whose sink draws timelines (`ReportSink.timelineSessions`), and so handed to
+    /// `keepEvents`: set by the analyzer whose reports draw timelines (`TimelineReporter.timelineSessions`), and so handed to
     /// the workers of a parallel run.
     var keepTimelineEvents = false
     /// `--process`/`--pid`: only the lines of these processes are read; nil reads every line.
@@ -32,12 +32,12 @@ public struct AnalysisOptions: Sendable {
 }
 
 /// Drives the whole pipeline for a run: reads each input, recognises its lines, splits them into sessions,
-/// analyses each session and hands everything to a `ReportSink`. Memory stays bounded by the largest session.
+/// analyses each session and hands everything to the run's reporters (`ReportDelivery`), or, on a parallel run's
+/// worker, to a recording replayed later. Memory stays bounded by the largest session.
 public final class Analyzer: AnalysisOutput {
     public let options: AnalysisOptions
-    private let sink: any ReportSink
-    /// The sink, when it renders events from live events (no copy of each event's time into a record).
-    private let liveEventSink: (any LiveEventSink)?
+    /// Where the reports go: the run's reporters, or a worker's recording.
+    private let target: any RunOutput
     let messageParser: MessageParser
     /// Reads the headers of the inputs read on this analyzer's thread, one after another.
     private let headerRecognizer: LineHeaderRecognizer
@@ -51,7 +51,7 @@ public final class Analyzer: AnalysisOutput {
     private var loadToAppear = DurationAggregator()
     private var transitionDurations = DurationAggregator()
     /// The sessions whose timeline events are kept (`AnalysisOptions.keepTimelineEvents`), by their numbers across the
-    /// run: the sink's `timelineSessions`; nil, every session, for a worker, whose sessions are numbered later.
+    /// run: the timeline reporters' `timelineSessions`; nil, every session, for a worker, whose sessions are numbered later.
     private let timelineSessions: SessionSelection?
     /// Called with how each line was read (`lctrace lines`); inputs are then read one after another, in one piece.
     public var lineObserver: ((LineReading) -> Void)?
@@ -60,21 +60,25 @@ public final class Analyzer: AnalysisOutput {
     public var inputFailed: ((InputFailure) -> Void)?
 
     /// Throws when a forced pattern does not compile.
-    public convenience init(options: AnalysisOptions, sink: any ReportSink) throws(PCRE2CompileError) {
+    public convenience init(options: AnalysisOptions, reporter: any Reporter) throws(PCRE2CompileError) {
+        try self.init(options: options, reports: ReportDelivery([reporter]))
+    }
+
+    /// Several reports written in one pass, with the baseline and its recorder they go through: `reports`.
+    public convenience init(options: AnalysisOptions, reports: ReportDelivery) throws(PCRE2CompileError) {
         let recognizer = try LineHeaderRecognizer(options.lineFormat, limits: options.limits, matchers: options.matchers)
-        self.init(options: options, sink: sink,
+        self.init(options: options, target: reports,
                   messageParser: MessageParser(limits: options.limits, matchers: options.matchers, names: NameTable()),
                   headerRecognizer: recognizer)
     }
 
     /// An analyzer using parsers made already (they are not shared between threads).
-    init(options: AnalysisOptions, sink: any ReportSink, messageParser: MessageParser, headerRecognizer: LineHeaderRecognizer) {
+    init(options: AnalysisOptions, target: any RunOutput, messageParser: MessageParser, headerRecognizer: LineHeaderRecognizer) {
         var options = options
-        timelineSessions = sink.timelineSessions
+        timelineSessions = target.timelineSessions
         if timelineSessions != nil { options.keepTimelineEvents = true }
         self.options = options
-        self.sink = sink
-        self.liveEventSink = sink as? any LiveEventSink
+        self.target = target
         self.messageParser = messageParser
         self.headerRecognizer = headerRecognizer
         self.summary.config = options.configPath
@@ -86,11 +90,11 @@ public final class Analyzer: AnalysisOutput {
     }
 
     /// `endingInputOnFailure`: when reading fails part way, the input ends where it failed (its sessions closed, its
-    /// summary handed to the sink, as if the file ended there) before the failure is thrown, so that the run can go on
+    /// summary handed to the reports, as if the file ended there) before the failure is thrown, so that the run can go on
     /// with the next input (an input found in a folder: `RunInput`).
     func analyze(_ source: InputSource, endingInputOnFailure: Bool) throws {
         if options.follow, let path = source.path {
-            sink.beginInput(source.name)
+            target.inputBegan(source.name)
             let file = FollowedFile(path: path, name: source.name, notice: notice)
             endInput(try analyzeLines(of: .followed(file), name: source.name, firstLine: 1, knowledge: InputKnowledge()))
             return
@@ -106,7 +110,7 @@ public final class Analyzer: AnalysisOutput {
     }
 
     private func analyze(fileDescriptor fd: Int32, name: String, endingInputOnFailure: Bool) throws {
-        sink.beginInput(name)
+        target.inputBegan(name)
         do {
             endInput(try analyzeSection(fileDescriptor: fd, name: name, section: InputSection(), knowledge: InputKnowledge(),
                                         endingOnFailure: endingInputOnFailure))
@@ -116,7 +120,7 @@ public final class Analyzer: AnalysisOutput {
         }
     }
 
-    /// Analyses the lines of `section` (the whole input by default) without opening or closing the input in the sink.
+    /// Analyses the lines of `section` (the whole input by default) without opening or closing the input in the reports.
     /// With `follow`, the descriptor is followed (it is watched for truncation; there is no path to watch).
     /// `endingOnFailure`: a failure part way closes the sessions read so far and is thrown as `InputEndedEarly`.
     func analyzeSection(fileDescriptor fd: Int32, name: String, section: InputSection,
@@ -154,7 +158,7 @@ public final class Analyzer: AnalysisOutput {
         return summary()
     }
 
-    /// Ends an input in the sink, with its findings about the whole input. `failed`: reading it failed part way (the
+    /// Ends an input in the reports, with its findings about the whole input. `failed`: reading it failed part way (the
     /// failure is reported on its own), so its lack of events is no finding.
     func endInput(_ input: InputSummary, failed: Bool = false) {
         if input.events == 0, !failed, let severity = options.rules.severity(of: .noLifecycleEvents) {
@@ -170,27 +174,32 @@ public final class Analyzer: AnalysisOutput {
                             session: 0, controller: nil, message: wording.message, expected: wording.expected, actual: wording.actual))
         }
         summary.inputs.append(input)
-        sink.endInput(input)
+        target.inputEnded(input)
     }
 
-    func beginInput(_ name: String) { sink.beginInput(name) }
+    func beginInput(_ name: String) { target.inputBegan(name) }
 
     /// Ends the run and returns its totals.
     @discardableResult
     public func finish() -> RunSummary {
         summary.loadToAppearByClass = loadToAppear.stats()
         summary.transitionDurations = transitionDurations.stats()
-        sink.finish(summary)
-        return summary
+        return reports.finish(summary)
     }
 
     // MARK: Parallel inputs
+
+    /// The run's reports: only the run's own analyzer, never a worker's, finishes the run and replays recordings.
+    private var reports: ReportDelivery {
+        guard let reports = target as? ReportDelivery else { preconditionFailure("a worker's analyzer writes no reports") }
+        return reports
+    }
 
     /// Set for a worker whose recording is replayed: the durations are put aside here, for the replaying analyzer,
     /// instead of being aggregated.
     var durationsPutAside: DurationSamples?
 
-    /// Feeds what a worker recorded to this run's sink, numbering its sessions after the ones already closed, as a
+    /// Feeds what a worker recorded to this run's reports, numbering its sessions after the ones already closed, as a
     /// sequential run would have.
     func replay(_ recording: Recording) {
         let offset = summary.sessions
@@ -202,26 +211,26 @@ public final class Analyzer: AnalysisOutput {
         for item in recording.items {
             switch item {
             case .begin(let name):
-                sink.beginInput(name)
+                reports.inputBegan(name)
             case .finding(let finding):
                 self.finding(renumber(finding))
             case .event(let event, let subject, let session, let input):
-                sink.event(event, subject: subject, session: session + offset, input: input)
+                reports.event(event, subject: subject, session: session + offset, input: input)
             case .transition(let transition, let session, let input):
-                sink.transition(transition, session: session + offset, input: input)
+                reports.transition(transition, session: session + offset, input: input)
             case .rendered(let item, let session):
-                sink.write(item, session: session + offset)
+                reports.write(item, session: session + offset)
             case .session(var report):
                 report.index += offset
                 report.findings = report.findings.map(renumber)
                 count(report)
-                sink.sessionClosed(report)
+                reports.sessionClosed(report)
             case .renderedSession(let item, let index, let counts):
                 count(counts)
-                sink.writeSession(item, index: index + offset)
+                reports.write(item, number: index + offset)
             case .end(let input):
                 summary.inputs.append(input)
-                sink.endInput(input)
+                reports.inputEnded(input)
             }
         }
         loadToAppear.record(recording.durations.loadToAppear)
@@ -231,23 +240,22 @@ public final class Analyzer: AnalysisOutput {
 
     // MARK: AnalysisOutput
 
-    var wantsLiveItems: Bool { sink.wantsLiveItems }
+    var wantsLiveItems: Bool { target.wantsLiveItems }
     /// For the workers of a parallel run: made once per run, so that their texts are shared through its pool.
     private(set) lazy var renderingAhead = RenderingAhead(
-        wantsLiveItems: sink.wantsLiveItems, lines: sink.liveItemLines, sessions: sink.sessionRendering)
+        wantsLiveItems: target.wantsLiveItems, items: reports.itemFormatter, sessions: reports.sessionFormatter)
 
     func finding(_ finding: Finding) {
         summary.findings[finding.severity] += 1
-        sink.finding(finding)
+        target.finding(finding)
     }
 
     func event(_ event: LiveEvent, subject: String, session: Int, input: String) {
-        guard let liveEventSink else { sink.event(event.record, subject: subject, session: session, input: input); return }
-        liveEventSink.event(event, subject: subject, session: session, input: input)
+        target.event(event, subject: subject, session: session, input: input)
     }
 
     func transition(_ transition: TransitionReport, session: Int, input: String) {
-        sink.transition(transition, session: session, input: input)
+        target.transition(transition, session: session, input: input)
     }
 
     func duration(_ ms: Double, of kind: DurationKind, name: String) {
@@ -261,10 +269,10 @@ public final class Analyzer: AnalysisOutput {
         }
     }
 
-    /// A session's final report: counted, and handed to the sink. (Its durations were taken as they were measured.)
+    /// A session's final report: counted, and handed to the reports. (Its durations were taken as they were measured.)
     func sessionClosed(_ report: SessionReport) {
         count(report)
-        sink.sessionClosed(report)
+        target.sessionClosed(report)
     }
 
     private func count(_ report: SessionReport) { count(SessionCounts(report)) }

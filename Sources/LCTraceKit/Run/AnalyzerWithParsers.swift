@@ -10,8 +10,8 @@ extension Analyzer {
     /// `NameTable.limit` of each kind; a caller that reads without end makes a new one now and then. Both must have
     /// been made with `options.lineFormat` and `options.limits` and with the fast path, and neither is shared between
     /// threads.
-    public convenience init(options: AnalysisOptions, sink: any ReportSink, headerRecognizer: LineHeaderRecognizer,
+    public convenience init(options: AnalysisOptions, reports: ReportDelivery, headerRecognizer: LineHeaderRecognizer,
                             messageParser: MessageParser) {
-        self.init(options: options, sink: sink, messageParser: messageParser, headerRecognizer: headerRecognizer)
+        self.init(options: options, target: reports, messageParser: messageParser, headerRecognizer: headerRecognizer)
     }
 }

@@ -1,5 +1,5 @@
 /// `--jobs N`: inputs analysed on up to N threads, each by its own `Analyzer` into a recording; the recordings are
-/// replayed into the run's sink in input order with sessions renumbered, so the output is byte-identical to
+/// replayed into the run's reports in input order with sessions renumbered, so the output is byte-identical to
 /// analysing the inputs one after another. At most N inputs are in flight or waiting to be replayed.
 extension Analyzer {
     /// The most threads a run uses, whatever it asks for.
@@ -56,7 +56,7 @@ extension Analyzer {
                         // A message parser of its own, with a name table of its own, for each input as before: what
                         // one input reads never depends on which inputs the same thread read before it.
                         let messageParser = MessageParser(limits: options.limits, matchers: options.matchers, names: NameTable())
-                        let worker = Analyzer(options: options, sink: recording, messageParser: messageParser, headerRecognizer: headerRecognizer)
+                        let worker = Analyzer(options: options, target: recording, messageParser: messageParser, headerRecognizer: headerRecognizer)
                         worker.durationsPutAside = DurationSamples()
                         worker.progress = progress
                         worker.notice = notice

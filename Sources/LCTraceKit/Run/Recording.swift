@@ -1,16 +1,16 @@
 /// Everything a worker's analysis reported, in order.
-final class Recording: ReportSink, LiveEventSink, @unchecked Sendable {
+final class Recording: RunOutput, @unchecked Sendable {
     /// The rare or large items are boxed, so that the many rendered events do not each take the room of a session
-    /// report (or of an event record, kept only for sinks that cannot render ahead).
+    /// report (or of an event record, kept only for reporters that cannot render ahead).
     enum Item {
         indirect case begin(String)
         indirect case finding(Finding)
         indirect case event(EventRecord, subject: String, session: Int, input: String)
-        /// An event or transition rendered by the worker (the sink's `liveItemLines`).
+        /// An event or transition rendered by the worker (the reporter's `itemFormatter`).
         case rendered(RenderedItem, session: Int)
         indirect case transition(TransitionReport, session: Int, input: String)
         indirect case session(SessionReport)
-        /// A session rendered by the worker (the sink's `sessionRendering`), numbered as the worker counted, with the
+        /// A session rendered by the worker (the reporter's `sessionFormatter`), numbered as the worker counted, with the
         /// counts the run's summary takes from it.
         case renderedSession(RenderedItem, index: Int, counts: SessionCounts)
         indirect case end(InputSummary)
@@ -18,6 +18,9 @@ final class Recording: ReportSink, LiveEventSink, @unchecked Sendable {
 
     private let ahead: RenderingAhead
     var wantsLiveItems: Bool { ahead.wantsLiveItems }
+    /// None: a worker's sessions are numbered later, so it keeps the first events of every session when the run's
+    /// timeline reports draw any (`AnalysisOptions.keepTimelineEvents`, handed to the workers).
+    var timelineSessions: SessionSelection? { nil }
     /// Taken from the run's pool: a JSON Lines section records thousands of items, and a new list would be grown
     /// (copied) several times over, into fresh pages, for every section.
     var items: [Item]
@@ -55,37 +58,33 @@ final class Recording: ReportSink, LiveEventSink, @unchecked Sendable {
         text = nil
     }
 
-    func beginInput(_ name: String) { items.append(.begin(name)) }
+    func inputBegan(_ name: String) { items.append(.begin(name)) }
     func finding(_ finding: Finding) { items.append(.finding(finding)) }
-    func event(_ event: EventRecord, subject: String, session: Int, input: String) {
-        LiveEvent.of(event) { self.event($0, subject: subject, session: session, input: input) }
-    }
     func event(_ event: LiveEvent, subject: String, session: Int, input: String) {
-        guard let lines = ahead.lines else { items.append(.event(event.record, subject: subject, session: session, input: input)); return }
+        guard let lines = ahead.items else { items.append(.event(event.record, subject: subject, session: session, input: input)); return }
         if let item = lines.event(event, subject: subject, input: input, into: renderedText) {
             items.append(.rendered(item, session: session))
         }
     }
     func transition(_ transition: TransitionReport, session: Int, input: String) {
-        guard let lines = ahead.lines else { items.append(.transition(transition, session: session, input: input)); return }
+        guard let lines = ahead.items else { items.append(.transition(transition, session: session, input: input)); return }
         items.append(.rendered(lines.transition(transition, input: input, into: renderedText), session: session))
     }
-    /// The session's report is rendered and counted here, on the worker's thread, when the sink can take it rendered:
+    /// The session's report is rendered and counted here, on the worker's thread, when the reporter can take it rendered:
     /// the replaying thread then copies bytes and never touches the report.
     func sessionClosed(_ session: SessionReport) {
-        guard let sessionRendering = ahead.sessions else { items.append(.session(session)); return }
-        items.append(.renderedSession(sessionRendering(session, into: renderedText), index: session.index,
+        guard let formatter = ahead.sessions else { items.append(.session(session)); return }
+        items.append(.renderedSession(formatter(session, into: renderedText), index: session.index,
                                       counts: SessionCounts(session)))
     }
-    func endInput(_ summary: InputSummary) { items.append(.end(summary)) }
-    func finish(_ summary: RunSummary) {}
+    func inputEnded(_ summary: InputSummary) { items.append(.end(summary)) }
 }
 
-/// What the workers of a parallel run render ahead of time for the replaying sink, and the texts they render into.
+/// What the workers of a parallel run render ahead of time for the run's reporter, and the texts they render into.
 struct RenderingAhead: Sendable {
     let wantsLiveItems: Bool
-    let lines: LiveItemLines?
-    let sessions: SessionRendering?
+    let items: LiveItemLines?
+    let sessions: SessionFormatter?
     let texts = RecyclingPool { ByteBuffer(capacity: 1 << 16) }
     let itemLists = RecyclingPool { [Recording.Item]() }
 }

@@ -189,7 +189,7 @@ extension Recording {
         do {
             let fd = try InputSource.file(path).openDescriptor()
             defer { FileDescriptorIO.close(fd) }
-            let worker = Analyzer(options: options, sink: recording, messageParser: messageParser, headerRecognizer: headerRecognizer)
+            let worker = Analyzer(options: options, target: recording, messageParser: messageParser, headerRecognizer: headerRecognizer)
             worker.durationsPutAside = DurationSamples()
             defer { recording.durations = worker.durationsPutAside ?? DurationSamples() }
             recording.input = try worker.analyzeSection(fileDescriptor: fd, name: name, section: section, knowledge: knowledge)

@@ -1,6 +1,6 @@
 /// The reports lctrace can write, by the name `--reporter NAME[=PATH]` takes: one renderer each, all over the
 /// same report model, any number of them in one pass.
-public enum Reporter: String, CaseIterable, Sendable {
+public enum ReportKind: String, CaseIterable, Sendable {
     case xcode
     case text
     case json
@@ -73,7 +73,7 @@ public enum Reporter: String, CaseIterable, Sendable {
     }
 
     /// The renderer, writing to `output`; `stepSummary` is where `github-actions` appends its Markdown summary.
-    public func renderer(output: Output, settings: Settings, stepSummary: Output? = nil) -> any ReportSink {
+    public func renderer(output: Output, settings: Settings, stepSummary: Output? = nil) -> any Reporter {
         switch self {
         case .xcode: return XcodeRenderer(output: output, live: settings.live)
         case .text:
