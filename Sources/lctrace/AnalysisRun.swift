@@ -68,7 +68,7 @@ struct AnalysisRun {
             let stepSummary = request.reporter == .githubActions ? stepSummaryOutput() : nil
             if let stepSummary { outputs.append((stepSummary, Environment.value(of: "GITHUB_STEP_SUMMARY"))) }
             outputs.append((output, path))
-            reporters.append(request.reporter.renderer(output: output, settings: settings, stepSummary: stepSummary))
+            reporters.append(request.reporter.reporter(output: output, settings: settings, stepSummary: stepSummary))
         }
         // Made now, so that a path that cannot be written fails the run before the analysis rather than after it.
         let baselineOutput = report.writeBaseline.map { openOutput($0, replacing: true) }

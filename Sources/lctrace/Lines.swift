@@ -53,7 +53,7 @@ struct Lines: ParsableCommand {
         let output = Output.standardOutput()
         let analyzer: Analyzer
         do {
-            analyzer = try Analyzer(options: options, reporter: DiscardingSink())
+            analyzer = try Analyzer(options: options, reporter: DiscardingReporter())
         } catch {
             fail(oneLine("--pattern: \(error)"))
         }

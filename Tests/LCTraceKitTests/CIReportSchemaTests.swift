@@ -110,7 +110,7 @@ enum SchemaValidation {
         var reports: [(name: String, text: String)] = []
         func sarif(_ inputs: [ReportInput], workingDirectory: String, rules: RuleSettings = RuleSettings()) throws -> (String, RecordingSink) {
             let output = Output()
-            let run = try report(inputs, into: SARIFRenderer(output: output, rules: rules, workingDirectory: workingDirectory))
+            let run = try report(inputs, into: SARIFReporter(output: output, rules: rules, workingDirectory: workingDirectory))
             return (output.text, run)
         }
         var severities = Set<Severity>()
@@ -129,7 +129,7 @@ enum SchemaValidation {
         rules.slowTransitionMs = 100
         reports.append(("rules.sarif", try sarif([.sample("slow-transition.log")], workingDirectory: CIReports.root, rules: rules).0))
         let output = Output()
-        let standardInput = SARIFRenderer(output: output)
+        let standardInput = SARIFReporter(output: output)
         standardInput.finding(Finding(rule: .noLifecycleEvents, severity: .warning, input: "<stdin>", line: 0, session: 0,
                                       controller: nil, message: "none \u{1}\"", expected: nil, actual: nil))
         standardInput.finish(RunSummary())
@@ -164,11 +164,11 @@ enum SchemaValidation {
         let inputs = CIReports.samples.map(ReportInput.sample) + [try hostileLog()]
         for severity in Severity.allCases {
             let output = Output()
-            try report(inputs, into: JUnitRenderer(output: output, failureSeverity: severity))
+            try report(inputs, into: JUnitReporter(output: output, failureSeverity: severity))
             reports.append(("\(severity).xml", output.text))
         }
         let empty = Output()
-        JUnitRenderer(output: empty).finish(RunSummary())
+        JUnitReporter(output: empty).finish(RunSummary())
         reports.append(("empty.xml", empty.text))
         let files = try SchemaValidation.write(reports)
         let valid = SchemaValidation.run([xmllint, "--noout", "--schema", schema] + files)

@@ -361,7 +361,7 @@ func generatedLog(bytes: String, seed: Int, format: String, options: [String] = 
             for jobs in [1, 2] {
                 var options = AnalysisOptions()
                 options.sectionBytes = 4096
-                let analyzer = try Analyzer(options: options, reporter: JSONRenderer(output: Output(), includeEvents: false))
+                let analyzer = try Analyzer(options: options, reporter: JSONReporter(output: Output(), includeEvents: false))
                 let counter = Counter()
                 analyzer.progress = { counter.add($0) }
                 try analyzer.analyze(inputs.map(InputSource.file), jobs: jobs)

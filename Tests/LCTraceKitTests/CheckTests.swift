@@ -155,8 +155,8 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
     }
 
     @Test func workflowCommandsAndMarkdownEscapeWhatTheLogSays() {
-        #expect(GitHubActionsRenderer.escaped("a%b\r\nc:d,e", property: true) == "a%25b%0D%0Ac%3Ad%2Ce")
-        #expect(GitHubActionsRenderer.escaped("a:b,c\u{1B}[31m", property: false) == "a:b,c\\x1b[31m")
+        #expect(GitHubActionsReporter.escaped("a%b\r\nc:d,e", property: true) == "a%25b%0D%0Ac%3Ad%2Ce")
+        #expect(GitHubActionsReporter.escaped("a:b,c\u{1B}[31m", property: false) == "a:b,c\\x1b[31m")
         #expect(MarkdownText.cell("<script>|*x*_y_`z`") == "&lt;script&gt;\\|\\*x\\*\\_y\\_\\`z\\`")
         #expect(MarkdownText.code("a`b|c\n") == "aˋb¦c ")
     }
@@ -451,7 +451,7 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
     }
 }
 
-@Suite(.serialized) struct ReportFanOutTests {
+@Suite(.serialized) struct ReportDeliveryTests {
     /// Reports written together are the reports written alone, byte for byte: the text and JSON reports list the
     /// transitions that JSON Lines, beside them, streams.
     @Test func reportsWrittenTogetherAreTheReportsWrittenAlone() throws {

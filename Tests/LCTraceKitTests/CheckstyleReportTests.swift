@@ -11,7 +11,7 @@ import Testing
         let output = Output()
         let hostile = try hostileLog()
         let inputs = CIReports.samples.map(ReportInput.sample) + [hostile]
-        let run = try report(inputs, into: CheckstyleRenderer(output: output))
+        let run = try report(inputs, into: CheckstyleReporter(output: output))
         let root = try #require(try XMLDocument(xmlString: output.text, options: []).rootElement())
         #expect(root.name == "checkstyle")
         #expect(root.attribute(forName: "version")?.stringValue == "4.3")
@@ -30,6 +30,6 @@ import Testing
     }
 
     @Test func golden() throws {
-        try CIReports.assertGolden("ci.checkstyle.xml") { CheckstyleRenderer(output: $0) }
+        try CIReports.assertGolden("ci.checkstyle.xml") { CheckstyleReporter(output: $0) }
     }
 }

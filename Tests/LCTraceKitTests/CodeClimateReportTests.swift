@@ -12,7 +12,7 @@ import Testing
         let output = Output()
         let hostile = try hostileLog()
         let run = try report(CIReports.samples.map(ReportInput.sample) + [hostile],
-                             into: CodeClimateRenderer(output: output, workingDirectory: CIReports.root))
+                             into: CodeClimateReporter(output: output, workingDirectory: CIReports.root))
         let issues = try issues(output.text)
         #expect(issues.count == run.findings.count)
         for (issue, finding) in zip(issues, run.findings) {
@@ -39,7 +39,7 @@ import Testing
             try Data(text.utf8).write(to: directory.appendingPathComponent("app.log"))
             let output = Output()
             let run = try report([ReportInput(path: directory.appendingPathComponent("app.log").path, name: "app.log")],
-                                 into: CodeClimateRenderer(output: output, workingDirectory: directory.path))
+                                 into: CodeClimateReporter(output: output, workingDirectory: directory.path))
             #expect(run.findings.filter { $0.rule == .didAppearTwice }.count == 2)
             return try issues(output.text).compactMap { $0["fingerprint"] as? String }
         }
@@ -50,6 +50,6 @@ import Testing
     }
 
     @Test func golden() throws {
-        try CIReports.assertGolden("ci.codeclimate.json") { CodeClimateRenderer(output: $0, workingDirectory: "/src/lctrace") }
+        try CIReports.assertGolden("ci.codeclimate.json") { CodeClimateReporter(output: $0, workingDirectory: "/src/lctrace") }
     }
 }

@@ -128,7 +128,7 @@ import Testing
                 var options = AnalysisOptions()
                 options.matchers = handParsers ? .fastPath : .exactOnly
                 let output = Output()
-                let analyzer = try Analyzer(options: options, reporter: JSONRenderer(output: output, includeEvents: true))
+                let analyzer = try Analyzer(options: options, reporter: JSONReporter(output: output, includeEvents: true))
                 try analyzer.analyze(.file(log))
                 analyzer.finish()
                 return output.text

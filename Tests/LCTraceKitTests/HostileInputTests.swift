@@ -151,7 +151,7 @@ import Testing
 
     @Test func aJSONReportsFindingsAgreeWithItsSummaryWhenTheTemporaryFileFails() throws {
         let output = Output()
-        let renderer = JSONRenderer(output: output, includeEvents: false, findings: Spool(fileDescriptor: try Self.unwritableDescriptor()))
+        let renderer = JSONReporter(output: output, includeEvents: false, findings: Spool(fileDescriptor: try Self.unwritableDescriptor()))
         let analyzer = try Analyzer(options: AnalysisOptions(), reporter: renderer)
         // Three hundred controllers that each appear twice: 300 warnings.
         var log = ""
@@ -316,10 +316,10 @@ import Testing
             }
             let path = try Fixtures.temporaryFile(log)
             let text = Output(), json = Output()
-            let textAnalyzer = try Analyzer(options: AnalysisOptions(), reporter: TextRenderer(output: text, style: TextStyle(enabled: false), includeEvents: true))
+            let textAnalyzer = try Analyzer(options: AnalysisOptions(), reporter: TextReporter(output: text, style: TextStyle(enabled: false), includeEvents: true))
             try textAnalyzer.analyze(.file(path))
             let summary = textAnalyzer.finish()
-            let jsonAnalyzer = try Analyzer(options: AnalysisOptions(), reporter: JSONRenderer(output: json, includeEvents: true))
+            let jsonAnalyzer = try Analyzer(options: AnalysisOptions(), reporter: JSONReporter(output: json, includeEvents: true))
             try jsonAnalyzer.analyze(.file(path))
             jsonAnalyzer.finish()
             #expect(summary.lines == LineDisposition.allCases.reduce(0) { $0 + summary.lines($1) } + summary.skippedLines, "round \(round)")

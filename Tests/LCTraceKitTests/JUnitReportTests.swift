@@ -14,7 +14,7 @@ import Testing
     @Test func junitHasASuitePerInputAndATestcasePerSession() throws {
         for failureSeverity in [Severity.error, .warning, .info] {
             let output = Output()
-            let run = try report(CIReports.samples.map(ReportInput.sample), into: JUnitRenderer(output: output, failureSeverity: failureSeverity))
+            let run = try report(CIReports.samples.map(ReportInput.sample), into: JUnitReporter(output: output, failureSeverity: failureSeverity))
             let root = try junit(output.text)
             #expect(root.name == "testsuites")
             let suites = root.elements(forName: "testsuite")
@@ -61,7 +61,7 @@ import Testing
     @Test func junitEscapesHostileNamesAndMessages() throws {
         let output = Output()
         let hostile = try hostileLog()
-        let sink = JUnitRenderer(output: output)
+        let sink = JUnitReporter(output: output)
         try report([hostile], into: sink)
         let root = try junit(output.text)
         let suite = try #require(root.elements(forName: "testsuite").first)
@@ -73,7 +73,7 @@ import Testing
 
         // A controller and a message with markup, line breaks and control characters, straight to the renderer.
         let direct = Output()
-        let renderer = JUnitRenderer(output: direct, failureSeverity: .warning)
+        let renderer = JUnitReporter(output: direct, failureSeverity: .warning)
         renderer.inputBegan("in.log")
         renderer.finding(Finding(rule: .didAppearTwice, severity: .warning, input: "in.log", line: 3, session: 0,
                                  controller: "A<b>&\"c\"", message: "two\nlines\t<tab> & \u{1B}[31m ']]>", expected: nil, actual: nil))
@@ -89,9 +89,9 @@ import Testing
     @Test func junitPutAsideReadsTheSame() throws {
         let inputs = CIReports.samples.map(ReportInput.sample) + [.sample("tab-switch.log"), .sample("did-appear-twice.log")]
         let inMemory = Output(), putAside = Output(), everyInput = Output()
-        try report(inputs, into: JUnitRenderer(output: inMemory, failureSeverity: .warning, memoryBytes: 1 << 20))
-        try report(inputs, into: JUnitRenderer(output: putAside, failureSeverity: .warning, memoryBytes: 1))
-        try report(inputs, into: JUnitRenderer(output: everyInput, failureSeverity: .warning, memoryBytes: 400))
+        try report(inputs, into: JUnitReporter(output: inMemory, failureSeverity: .warning, memoryBytes: 1 << 20))
+        try report(inputs, into: JUnitReporter(output: putAside, failureSeverity: .warning, memoryBytes: 1))
+        try report(inputs, into: JUnitReporter(output: everyInput, failureSeverity: .warning, memoryBytes: 400))
         #expect(putAside.text == inMemory.text)
         #expect(everyInput.text == inMemory.text)
         _ = try junit(inMemory.text)
@@ -105,6 +105,6 @@ import Testing
     }
 
     @Test func golden() throws {
-        try CIReports.assertGolden("ci.junit.xml") { JUnitRenderer(output: $0, failureSeverity: .warning) }
+        try CIReports.assertGolden("ci.junit.xml") { JUnitReporter(output: $0, failureSeverity: .warning) }
     }
 }

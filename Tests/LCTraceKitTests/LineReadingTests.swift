@@ -171,7 +171,7 @@ import Testing
             var options = AnalysisOptions()
             options.sectionBytes = 4096
             let output = Output()
-            let analyzer = try Analyzer(options: options, reporter: JSONRenderer(output: output, includeEvents: true))
+            let analyzer = try Analyzer(options: options, reporter: JSONReporter(output: output, includeEvents: true))
             try analyzer.analyze([InputSource(name: "input.log", path: try Fixtures.temporaryFile(bytes))], jobs: jobs)
             analyzer.finish()
             return output.text

@@ -154,8 +154,8 @@ import PCRE2
     @Test func theSummaryCountsCrashAndRedactedLines() throws {
         func render(_ names: [String], json: Bool) throws -> String {
             let output = Output()
-            let sink: any Reporter = json ? JSONRenderer(output: output, includeEvents: false)
-                : TextRenderer(output: output, style: TextStyle(enabled: false), includeEvents: false)
+            let sink: any Reporter = json ? JSONReporter(output: output, includeEvents: false)
+                : TextReporter(output: output, style: TextStyle(enabled: false), includeEvents: false)
             let analyzer = try Analyzer(options: AnalysisOptions(), reporter: sink)
             for name in names { try analyzer.analyze(.file(Self.path(name))) }
             analyzer.finish()

@@ -265,7 +265,7 @@ import Testing
         let run = try lctrace(["check", "--reporter", "github-actions", "long.log"], environment: ["GITHUB_STEP_SUMMARY": summary],
                               directory: directory)
         let document = try Data(contentsOf: URL(fileURLWithPath: summary))
-        #expect(document.count <= MarkdownRenderer.maxBytes, "\(document.count) bytes")
+        #expect(document.count <= MarkdownReporter.maxBytes, "\(document.count) bytes")
         let text = String(decoding: document, as: UTF8.self)
         let rows = text.split(separator: "\n").filter { $0.hasPrefix("| warning |") }.count
         #expect(rows > 10 && rows < 400, "\(rows) rows")

@@ -11,8 +11,8 @@ import Testing
     func render(_ sample: String, json: Bool, events: Bool = true) throws -> String {
         let output = Output()
         let sink: any Reporter = json
-            ? JSONRenderer(output: output, includeEvents: events)
-            : TextRenderer(output: output, style: TextStyle(enabled: false), includeEvents: events)
+            ? JSONReporter(output: output, includeEvents: events)
+            : TextReporter(output: output, style: TextStyle(enabled: false), includeEvents: events)
         var options = AnalysisOptions()
         options.keepEvents = events
         let analyzer = try Analyzer(options: options, reporter: sink)
@@ -92,10 +92,10 @@ import Testing
         #expect(session.index == 1)
         // Each renderer, and the text its session shows the new number in.
         let renderers: [((Output) -> any SessionFormatting, String)] = [
-            ({ JSONRenderer(output: $0, includeEvents: true) }, "\"index\": 12,"),
-            ({ NDJSONRenderer(output: $0, includeEvents: true, flushEachLine: false) }, "\"index\":12,"),
-            ({ TextRenderer(output: $0, style: TextStyle(enabled: false), includeEvents: true) }, "Session 12 · "),
-            ({ TextRenderer(output: $0, style: TextStyle(enabled: true), includeEvents: false) }, "\u{1B}[1mSession 12 · "),
+            ({ JSONReporter(output: $0, includeEvents: true) }, "\"index\": 12,"),
+            ({ NDJSONReporter(output: $0, includeEvents: true, flushEachLine: false) }, "\"index\":12,"),
+            ({ TextReporter(output: $0, style: TextStyle(enabled: false), includeEvents: true) }, "Session 12 · "),
+            ({ TextReporter(output: $0, style: TextStyle(enabled: true), includeEvents: false) }, "\u{1B}[1mSession 12 · "),
         ]
         for (makeRenderer, numbered) in renderers {
             let ahead = Output()

@@ -5,23 +5,23 @@ import Testing
 /// an error, a finding about a whole input with no session, and an informational one.
 struct ReporterGoldenTests {
     @Test func compilerForm() throws {
-        try CIReports.assertGolden("ci.xcode.txt") { XcodeRenderer(output: $0) }
+        try CIReports.assertGolden("ci.xcode.txt") { XcodeReporter(output: $0) }
     }
 
     @Test func gitHubAnnotations() throws {
-        try CIReports.assertGolden("ci.github-actions.txt") { GitHubActionsRenderer(output: $0) }
+        try CIReports.assertGolden("ci.github-actions.txt") { GitHubActionsReporter(output: $0) }
     }
 
     @Test func markdownSummary() throws {
-        try CIReports.assertGolden("ci.markdown.md") { MarkdownRenderer(output: $0) }
+        try CIReports.assertGolden("ci.markdown.md") { MarkdownReporter(output: $0) }
     }
 
     @Test func mermaidDiagrams() throws {
-        try CIReports.assertGolden("ci.mermaid.md") { MermaidRenderer(output: $0, short: false) }
-        try CIReports.assertGolden("ci.mermaid-short.md") { MermaidRenderer(output: $0, short: true) }
+        try CIReports.assertGolden("ci.mermaid.md") { MermaidReporter(output: $0, short: false) }
+        try CIReports.assertGolden("ci.mermaid-short.md") { MermaidReporter(output: $0, short: true) }
     }
 
     @Test func jsonLinesWithoutEvents() throws {
-        try CIReports.assertGolden("ci.no-events.ndjson") { NDJSONRenderer(output: $0, includeEvents: false, flushEachLine: false) }
+        try CIReports.assertGolden("ci.no-events.ndjson") { NDJSONReporter(output: $0, includeEvents: false, flushEachLine: false) }
     }
 }

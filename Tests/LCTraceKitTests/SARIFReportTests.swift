@@ -6,7 +6,7 @@ import Testing
 @Suite struct SARIFReportTests {
     @Test func sarifHasTheCatalogueAndOneResultPerFinding() throws {
         let output = Output()
-        let run = try report(CIReports.samples.map(ReportInput.sample), into: SARIFRenderer(output: output, workingDirectory: CIReports.root))
+        let run = try report(CIReports.samples.map(ReportInput.sample), into: SARIFReporter(output: output, workingDirectory: CIReports.root))
         let document = try #require(try JSONSerialization.jsonObject(with: Data(output.text.utf8)) as? [String: Any])
         #expect(document["version"] as? String == "2.1.0")
         #expect(document["$schema"] as? String == "https://json.schemastore.org/sarif-2.1.0.json")
@@ -48,7 +48,7 @@ import Testing
         let output = Output()
         let hostile = try hostileLog()
         let run = try report([.absolute("did-appear-without-will-appear.log"), hostile],
-                             into: SARIFRenderer(output: output, workingDirectory: "/nonexistent/checkout"))
+                             into: SARIFReporter(output: output, workingDirectory: "/nonexistent/checkout"))
         let document = try #require(try JSONSerialization.jsonObject(with: Data(output.text.utf8)) as? [String: Any])
         let results = try #require((document["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])
         #expect(results.count == run.findings.count && results.count >= 2)
@@ -68,7 +68,7 @@ import Testing
         rules.overrides[.possibleLeak] = .some(nil)
         rules.overrides[.didAppearTwice] = .error
         let output = Output()
-        let sink = SARIFRenderer(output: output, rules: rules)
+        let sink = SARIFReporter(output: output, rules: rules)
         sink.finish(RunSummary())
         let document = try #require(try JSONSerialization.jsonObject(with: Data(output.text.utf8)) as? [String: Any])
         let run = try #require((document["runs"] as? [[String: Any]])?.first)
@@ -121,7 +121,7 @@ import Testing
 
     @Test func sarifStandardInputHasNoBase() throws {
         let output = Output()
-        let sink = SARIFRenderer(output: output, workingDirectory: "/work")
+        let sink = SARIFReporter(output: output, workingDirectory: "/work")
         sink.finding(Finding(rule: .noLifecycleEvents, severity: .warning, input: "<stdin>", line: 0, session: 0, controller: nil,
                              message: "nothing", expected: nil, actual: nil))
         sink.finish(RunSummary())
@@ -131,6 +131,6 @@ import Testing
     }
 
     @Test func golden() throws {
-        try CIReports.assertGolden("ci.sarif.json") { SARIFRenderer(output: $0, workingDirectory: "/src/lctrace") }
+        try CIReports.assertGolden("ci.sarif.json") { SARIFReporter(output: $0, workingDirectory: "/src/lctrace") }
     }
 }

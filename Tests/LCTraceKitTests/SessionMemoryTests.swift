@@ -41,8 +41,8 @@ import PCRE2
         var rendered: [String] = []
         for json in [false, true] {
             let output = Output()
-            let sink: any Reporter = json ? JSONRenderer(output: output, includeEvents: false)
-                : TextRenderer(output: output, style: TextStyle(enabled: false), includeEvents: false)
+            let sink: any Reporter = json ? JSONReporter(output: output, includeEvents: false)
+                : TextReporter(output: output, style: TextStyle(enabled: false), includeEvents: false)
             let analyzer = try Analyzer(options: options, reporter: sink)
             try analyzer.analyze(.file(path))
             analyzer.finish()
@@ -152,7 +152,7 @@ import PCRE2
         let lines = SessionMemoryTests.appearances(of: "V", times: 7)
         let options = SessionMemoryTests.options { $0.listedTransitions = 5 }
         let output = Output()
-        let analyzer = try Analyzer(options: options, reporter: NDJSONRenderer(output: output, includeEvents: false, flushEachLine: false))
+        let analyzer = try Analyzer(options: options, reporter: NDJSONReporter(output: output, includeEvents: false, flushEachLine: false))
         try analyzer.analyze(.file(try Fixtures.temporaryFile(SessionMemoryTests.log(lines))))
         let summary = analyzer.finish()
         let items = output.text.split(separator: "\n")

@@ -97,9 +97,9 @@ func analysisReport(of path: String, choice: LineFormatChoice = .automatic, hand
     options.keepEvents = keepEvents
     let output = Output()
     let sink: any Reporter = switch format {
-    case "text": TextRenderer(output: output, style: TextStyle(enabled: false), includeEvents: true)
-    case "json": JSONRenderer(output: output, includeEvents: true)
-    default: NDJSONRenderer(output: output, includeEvents: true, flushEachLine: false)
+    case "text": TextReporter(output: output, style: TextStyle(enabled: false), includeEvents: true)
+    case "json": JSONReporter(output: output, includeEvents: true)
+    default: NDJSONReporter(output: output, includeEvents: true, flushEachLine: false)
     }
     let analyzer = try Analyzer(options: options, reporter: sink)
     try analyzer.analyze([.file(path)], jobs: jobs)

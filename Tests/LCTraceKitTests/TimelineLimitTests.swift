@@ -38,7 +38,7 @@ import Testing
         options.keepEvents = reporters.contains { $0.keepsEvents(settings) }
         let outputs = reporters.map { _ in Output() }
         let recorded = RecordingSink()
-        let sinks = zip(reporters, outputs).map { $0.renderer(output: $1, settings: settings) } + [recorded]
+        let sinks = zip(reporters, outputs).map { $0.reporter(output: $1, settings: settings) } + [recorded]
         let analyzer = try Analyzer(options: options, reports: ReportDelivery(sinks))
         try analyzer.analyze(.file(path))
         analyzer.finish()
@@ -117,7 +117,7 @@ import Testing
         let mermaid = try #require(reports[.mermaid])
         let diagram = try #require(mermaid.components(separatedBy: "```mermaid\n").last?.components(separatedBy: "```").first)
         let items = diagram.split(separator: "\n").filter { $0.contains("->>") || $0.contains("Note over") }
-        #expect(items.count == MermaidRenderer.itemsPerDiagram + 1)
+        #expect(items.count == MermaidReporter.itemsPerDiagram + 1)
         let note = try #require(items.last)
         #expect(note.hasSuffix(" more not drawn, nor the \(past) events from line \(cut) on (lines to \(messages.count))"), "\(note)")
         #expect(!diagram.contains("participant c3 as W"))

@@ -253,7 +253,7 @@ enum TraceCheck {
     @Test func htmlEmbedsLogTextAsScriptSafeJSON() throws {
         let output = Output()
         let json = Array(#"{"name":"</script><script>alert(1)</script>","b":"a&b>c"}"#.utf8)
-        json.withUnsafeBytes { HTMLTimelineRenderer.writeScriptSafe($0, to: output) }
+        json.withUnsafeBytes { HTMLTimelineReporter.writeScriptSafe($0, to: output) }
         #expect(output.text == #"{"name":"\u003c/script\u003e\u003cscript\u003ealert(1)\u003c/script\u003e","b":"a\u0026b\u003ec"}"#)
         let decoded = try JSONSerialization.jsonObject(with: Data(output.text.utf8)) as? [String: String]
         #expect(decoded?["name"] == "</script><script>alert(1)</script>")
@@ -264,7 +264,7 @@ enum TraceCheck {
         let recorded = try analyze(paths: [try generatedLog(bytes: "20K", seed: 5, format: "nslog-classic")])
         #expect(recorded.sessions.count >= 2)
         let output = Output()
-        let renderer = HTMLTimelineRenderer(output: output, embedLimit: 1)
+        let renderer = HTMLTimelineReporter(output: output, embedLimit: 1)
         for session in recorded.sessions { renderer.sessionClosed(session) }
         renderer.finish(try #require(recorded.summary))
         #expect(!output.text.contains("id=\"lct-session-"))

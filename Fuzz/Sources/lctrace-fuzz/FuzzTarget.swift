@@ -238,8 +238,8 @@ private func analyzeAsLog(_ input: UnsafeRawBufferPointer, everyReporter: Bool) 
     guard lseek(scratch, 0, SEEK_SET) == 0 else { fatalError("lctrace-fuzz: cannot rewind the temporary file") }
     let outputs = everyReporter ? ReportKind.allCases.map { ($0, Output()) } : []
     let reports = ReportDelivery(everyReporter
-        ? outputs.map { reporter, output in reporter.renderer(output: output, settings: ReportKind.Settings()) }
-        : [DiscardingSink()])
+        ? outputs.map { reporter, output in reporter.reporter(output: output, settings: ReportKind.Settings()) }
+        : [DiscardingReporter()])
     let analyzer = Analyzer(options: analysisOptions, reports: reports, headerRecognizer: analysisParsers.headers,
                             messageParser: analysisParsers.messageParser())
     // An input the analyzer rejects (gzip data that ends early or does not inflate) is an answer, not a crash.

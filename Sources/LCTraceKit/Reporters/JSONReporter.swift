@@ -1,7 +1,7 @@
 /// `--format json`: one document, written session by session as sessions close, so its memory is bounded by
 /// the largest session. Findings are listed after the sessions, then the summary; until then they wait in an
 /// unlinked temporary file, so their number does not grow the memory either.
-public final class JSONRenderer: SessionFormatting {
+public final class JSONReporter: SessionFormatting {
     private let output: Output
     private var sessionsWritten = 0
     private var findingsWritten = 0

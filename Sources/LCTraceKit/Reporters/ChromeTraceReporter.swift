@@ -4,7 +4,7 @@
 /// transition as a span on a Transitions thread with a flow arrow from its outgoing controller to its incoming
 /// one, callbacks worth a tick and findings as instant (`i`) events. Written session by session as sessions close,
 /// one event per line.
-public final class ChromeTraceRenderer: TimelineReporter {
+public final class ChromeTraceReporter: TimelineReporter {
     private let output: Output
     private let selection: SessionSelection?
     private var writer = JSONWriter(indent: nil)

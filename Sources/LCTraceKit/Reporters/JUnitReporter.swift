@@ -7,7 +7,7 @@
 /// while they are small, in a `Spool` once they are not, and each finished suite in a `Spool` too. Memory stays
 /// bounded by the largest session's listed findings, and a run takes one temporary file, plus one per input whose
 /// testcases outgrew memory.
-public final class JUnitRenderer: Reporter {
+public final class JUnitReporter: Reporter {
     private let output: Output
     private let failureSeverity: Severity
 

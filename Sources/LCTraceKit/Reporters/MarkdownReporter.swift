@@ -1,7 +1,7 @@
 /// `--reporter markdown`: a summary for a pull request, a job summary or an issue: the counts, then one table row
 /// per distinct problem (severity, rule and controller class), the most frequent first, with where it was first
 /// seen and its message.
-public final class MarkdownRenderer: Reporter {
+public final class MarkdownReporter: Reporter {
     private let output: Output
     private var groups = FindingGroups()
     private var inputs: [String] = []
@@ -14,7 +14,7 @@ public final class MarkdownRenderer: Reporter {
     public func finding(_ finding: Finding) { groups.add(finding) }
 
     public func finish(_ summary: RunSummary) {
-        output.write(MarkdownRenderer.document(groups, summary: summary).text)
+        output.write(MarkdownReporter.document(groups, summary: summary).text)
         output.flush()
     }
 

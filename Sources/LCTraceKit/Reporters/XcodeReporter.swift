@@ -1,7 +1,7 @@
 /// The `check` command's default report: one line per finding in the form compilers print and Xcode, editors and
 /// CI log parsers read, `input:line: severity: [rule] message`, where an informational finding is a `note`. Nothing
 /// else goes to this output: the summary is the command's, on standard error.
-public final class XcodeRenderer: Reporter {
+public final class XcodeReporter: Reporter {
     private let output: Output
     private let live: Bool
     private let text = ByteBuffer(capacity: 512)

@@ -4,7 +4,7 @@
 /// so a page of thousands of sessions opens at once; what is embedded is capped (`embeddedBytes`), and the page says
 /// what was left out. Everything from the log is JSON in the page, with `<`, `>` and `&` escaped, and the page puts
 /// it in the document as text only.
-public final class HTMLTimelineRenderer: TimelineReporter {
+public final class HTMLTimelineReporter: TimelineReporter {
     /// Bytes of session timelines a page embeds; later sessions are listed in its index only.
     public static let embeddedBytes = 32 << 20
     /// Findings the page's table lists, and sessions its index lists.
@@ -25,7 +25,7 @@ public final class HTMLTimelineRenderer: TimelineReporter {
     private var findingCounts: [Int: SeverityCounts] = [:]
     private var writer = JSONWriter(indent: nil, capacity: 1 << 16)
 
-    public init(output: Output, selection: SessionSelection? = nil, embedLimit: Int = HTMLTimelineRenderer.embeddedBytes) {
+    public init(output: Output, selection: SessionSelection? = nil, embedLimit: Int = HTMLTimelineReporter.embeddedBytes) {
         self.output = output
         self.selection = selection
         self.embedLimit = embedLimit
@@ -51,7 +51,7 @@ public final class HTMLTimelineRenderer: TimelineReporter {
     public func finding(_ finding: Finding) {
         if finding.session != 0 { findingCounts[finding.session, default: SeverityCounts()][finding.severity] += 1 }
         guard selection?.contains(finding.session) ?? true || finding.session == 0 else { return }
-        guard findings.count < HTMLTimelineRenderer.listedFindings else { findingsNotListed += 1; return }
+        guard findings.count < HTMLTimelineReporter.listedFindings else { findingsNotListed += 1; return }
         findings.append(.object([
             ("session", .int(finding.session)), ("input", .string(finding.input)), ("line", .int(finding.line)),
             ("severity", .string(finding.severity.rawValue)), ("rule", .string(finding.rule.rawValue)),
@@ -62,16 +62,16 @@ public final class HTMLTimelineRenderer: TimelineReporter {
     public func sessionClosed(_ session: SessionReport) {
         let counts = findingCounts.removeValue(forKey: session.index) ?? SeverityCounts()
         guard selection?.contains(session.index) ?? true else { return }
-        guard index.count < HTMLTimelineRenderer.listedSessions else { sessionsNotListed += 1; return }
+        guard index.count < HTMLTimelineReporter.listedSessions else { sessionsNotListed += 1; return }
         let timeline = SessionTimeline(session)
         if embedding {
             writer.reset()
-            HTMLTimelineRenderer.write(timeline, to: &writer)
+            HTMLTimelineReporter.write(timeline, to: &writer)
             if embedded + writer.buffer.count <= embedLimit {
                 embedded += writer.buffer.count
                 embeddedSessions += 1
                 output.write("<script type=\"application/json\" id=\"lct-session-\(session.index)\">")
-                HTMLTimelineRenderer.writeScriptSafe(writer.buffer.bytes, to: output)
+                HTMLTimelineReporter.writeScriptSafe(writer.buffer.bytes, to: output)
                 output.write("</script>\n")
             } else {
                 embedding = false
@@ -107,7 +107,7 @@ public final class HTMLTimelineRenderer: TimelineReporter {
             ("findings", .array(findings)),
         ])
         output.write("<script type=\"application/json\" id=\"lct-run\">")
-        run.bytes(indent: nil).withUnsafeBytes { HTMLTimelineRenderer.writeScriptSafe($0, to: output) }
+        run.bytes(indent: nil).withUnsafeBytes { HTMLTimelineReporter.writeScriptSafe($0, to: output) }
         output.write("</script>\n<script>\n")
         output.write(HTMLTimelinePage.script)
         output.write("\n</script>\n</body>\n</html>\n")
@@ -175,7 +175,7 @@ public final class HTMLTimelineRenderer: TimelineReporter {
                 w.member("end", Int(connector.end))
                 w.member("startLine", transition.startLine)
                 w.member("endLine", transition.endLine)
-                w.member("label", HTMLTimelineRenderer.label(of: transition))
+                w.member("label", HTMLTimelineReporter.label(of: transition))
             }
             w.key("findings")
             w.objects(timeline.findings) { mark, w in

@@ -4,7 +4,7 @@
 /// notes across the controllers they moved between and the findings notes over what they are about. The short form
 /// draws only the transitions, as messages between controllers, and the findings. The full form draws a session up to
 /// its `timelineCut`, as the other timelines do, and says how many events it left out from there on.
-public final class MermaidRenderer: TimelineReporter {
+public final class MermaidReporter: TimelineReporter {
     /// Items one diagram draws, and diagrams one report holds: GitHub gives up on bigger ones.
     public static let itemsPerDiagram = 300
     public static let diagrams = 100
@@ -32,7 +32,7 @@ public final class MermaidRenderer: TimelineReporter {
     public func sessionClosed(_ session: SessionReport) {
         let counts = findingCounts.removeValue(forKey: session.index) ?? SeverityCounts()
         guard selection?.contains(session.index) ?? true else { return }
-        guard drawn < MermaidRenderer.diagrams else { notDrawn += 1; return }
+        guard drawn < MermaidReporter.diagrams else { notDrawn += 1; return }
         drawn += 1
         var text = drawn == 1 ? "" : "\n"
         text += "### \(MarkdownText.cell(SessionTimeline.title(of: session)))\n\n"
@@ -48,7 +48,7 @@ public final class MermaidRenderer: TimelineReporter {
         if drawn == 0 {
             output.write("No session to draw" + (selection.map { " in --session \($0)" } ?? "") + ".\n")
         } else if notDrawn > 0 {
-            output.write("\n\(TextFormat.plural(notDrawn, "more session")) not drawn: one report holds \(MermaidRenderer.diagrams) diagrams; "
+            output.write("\n\(TextFormat.plural(notDrawn, "more session")) not drawn: one report holds \(MermaidReporter.diagrams) diagrams; "
                 + "choose others with --session.\n")
         }
         output.flush()
@@ -96,7 +96,7 @@ public final class MermaidRenderer: TimelineReporter {
             let id = "c\(number + 1)"
             if !short {
                 declare(controller.id, as: id)
-                for event in SessionTimeline.drawn(controller.events, before: cut) where !MermaidRenderer.leftOut.contains(event.callback) {
+                for event in SessionTimeline.drawn(controller.events, before: cut) where !MermaidReporter.leftOut.contains(event.callback) {
                     items.append((event.line, .callback(event.callback, spelled: event.spelled, participant: controller.id)))
                 }
             } else {
@@ -121,7 +121,7 @@ public final class MermaidRenderer: TimelineReporter {
             if short, !participantsUsed.contains(name) { participantsUsed.append(name) }
             return id
         }
-        for (line, item) in items.prefix(MermaidRenderer.itemsPerDiagram) {
+        for (line, item) in items.prefix(MermaidReporter.itemsPerDiagram) {
             switch item {
             case .callback(let callback, let spelled, let name):
                 let target = participant(name)
@@ -145,7 +145,7 @@ public final class MermaidRenderer: TimelineReporter {
                     + "\(MermaidText.escape(finding.message)) (line \(line))")
             }
         }
-        let left = max(0, items.count - MermaidRenderer.itemsPerDiagram) + pastCut
+        let left = max(0, items.count - MermaidReporter.itemsPerDiagram) + pastCut
         var notDrawn = left > 0 ? "\(left) more not drawn" : nil
         if let cut {
             let events = "\(TextFormat.plural(session.eventsPastTimelineCut, "event")) from line \(cut) on"

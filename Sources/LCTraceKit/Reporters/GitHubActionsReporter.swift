@@ -6,7 +6,7 @@
 /// distinct problems; a group's annotation names its other lines. When there are more groups than slots, the last
 /// slot says how many were left out. With a job summary file (`$GITHUB_STEP_SUMMARY`), the full Markdown table is
 /// appended to it.
-public final class GitHubActionsRenderer: Reporter {
+public final class GitHubActionsReporter: Reporter {
     /// The annotations GitHub shows per severity and step.
     public static let annotationsPerSeverity = 10
 
@@ -23,15 +23,15 @@ public final class GitHubActionsRenderer: Reporter {
 
     public func finish(_ summary: RunSummary) {
         // The job summary first: what the annotations say of it depends on which problems it could list.
-        let document = stepSummary.map { _ in MarkdownRenderer.document(groups, summary: summary) }
+        let document = stepSummary.map { _ in MarkdownReporter.document(groups, summary: summary) }
         let listedOrders = Set(groups.ranked.prefix(document?.listedGroups ?? 0).map(\.order))
         for severity in Severity.mostSevereFirst {
             let ranked = groups.ranked(severity)
-            let budget = GitHubActionsRenderer.annotationsPerSeverity
+            let budget = GitHubActionsReporter.annotationsPerSeverity
             let shown = ranked.count > budget ? budget - 1 : ranked.count
             for group in ranked.prefix(shown) {
                 let first = group.first
-                output.write(GitHubActionsRenderer.command(severity, properties: [
+                output.write(GitHubActionsReporter.command(severity, properties: [
                     ("file", first.input), ("line", "\(first.line)"), ("title", "[\(first.rule.rawValue)]"),
                 ], message: first.message + group.moreSuffix))
             }
@@ -50,7 +50,7 @@ public final class GitHubActionsRenderer: Reporter {
                     whereToLook = "the job summary lists \(listed) of these problems; run lctrace on the log to see them all"
                 }
                 let message = (problems.isEmpty ? plural(leftFindings, "more finding") : problems) + " not annotated: " + whereToLook
-                output.write(GitHubActionsRenderer.command(severity, properties: [("title", "lctrace")], message: message))
+                output.write(GitHubActionsReporter.command(severity, properties: [("title", "lctrace")], message: message))
             }
         }
         output.flush()

@@ -5,7 +5,7 @@
 /// `originalUriBaseIds` gives as the directory's `file://` URI); others by an absolute `file://` URI; standard input
 /// as `stdin`. Each result carries the finding's `FindingKey` fingerprint, so that a dashboard tells a finding it
 /// knows from a new one when the log only shifted.
-public final class SARIFRenderer: Reporter {
+public final class SARIFReporter: Reporter {
     public static let schemaURI = "https://json.schemastore.org/sarif-2.1.0.json"
     public static let informationURI = "https://github.com/lctrace/lctrace"
     /// The `partialFingerprints` member that holds `FindingKey.fingerprint`.
@@ -25,10 +25,10 @@ public final class SARIFRenderer: Reporter {
         self.output = output
         locator = InputLocator(workingDirectory: workingDirectory)
         var head = JSONWriter(indent: 3, capacity: 1 << 16)
-        output.write("{\n  \"$schema\": \"\(SARIFRenderer.schemaURI)\",\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n      \"tool\": ")
+        output.write("{\n  \"$schema\": \"\(SARIFReporter.schemaURI)\",\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n      \"tool\": ")
         head.object { w in
             w.key("driver")
-            w.object { w in SARIFRenderer.driverMembers(rules, into: &w) }
+            w.object { w in SARIFReporter.driverMembers(rules, into: &w) }
         }
         output.write(head.buffer.bytes)
         output.write(",\n      \"invocations\": [\n        {\n          \"executionSuccessful\": true\n        }\n      ],\n      \"originalUriBaseIds\": ")
@@ -106,8 +106,8 @@ public final class SARIFRenderer: Reporter {
 
     private func resultMembers(_ finding: Finding, into w: inout JSONWriter) {
         w.member("ruleId", finding.rule.rawValue)
-        w.member("ruleIndex", SARIFRenderer.ruleIndex[finding.rule]!)
-        w.member("level", SARIFRenderer.level(finding.severity))
+        w.member("ruleIndex", SARIFReporter.ruleIndex[finding.rule]!)
+        w.member("level", SARIFReporter.level(finding.severity))
         w.key("message")
         w.object { w in w.member("text", finding.message) }
         let place = locator.location(of: finding.input)
@@ -132,7 +132,7 @@ public final class SARIFRenderer: Reporter {
             }
         }
         w.key("partialFingerprints")
-        w.object { w in w.member(SARIFRenderer.fingerprintName, FindingKey(finding).fingerprint) }
+        w.object { w in w.member(SARIFReporter.fingerprintName, FindingKey(finding).fingerprint) }
         w.key("properties")
         w.object { w in
             if finding.session > 0 { w.member("session", finding.session) }

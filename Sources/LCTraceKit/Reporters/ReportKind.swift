@@ -64,7 +64,7 @@ public enum ReportKind: String, CaseIterable, Sendable {
     }
 
     /// Whether the analysis must keep every event for this reporter. The timeline reports draw only the first events
-    /// of the sessions they draw, which the analysis keeps for them without this (`ReportSink.timelineSessions`).
+    /// of the sessions they draw, which the analysis keeps for them without this (`TimelineReporter.timelineSessions`).
     public func keepsEvents(_ settings: Settings) -> Bool {
         switch self {
         case .text, .json: return settings.includeEvents
@@ -73,26 +73,26 @@ public enum ReportKind: String, CaseIterable, Sendable {
     }
 
     /// The renderer, writing to `output`; `stepSummary` is where `github-actions` appends its Markdown summary.
-    public func renderer(output: Output, settings: Settings, stepSummary: Output? = nil) -> any Reporter {
+    public func reporter(output: Output, settings: Settings, stepSummary: Output? = nil) -> any Reporter {
         switch self {
-        case .xcode: return XcodeRenderer(output: output, live: settings.live)
+        case .xcode: return XcodeReporter(output: output, live: settings.live)
         case .text:
-            return TextRenderer(output: output, style: TextStyle(enabled: settings.color), includeEvents: settings.includeEvents,
+            return TextReporter(output: output, style: TextStyle(enabled: settings.color), includeEvents: settings.includeEvents,
                                 live: settings.live)
-        case .json: return JSONRenderer(output: output, includeEvents: settings.includeEvents, config: settings.config)
+        case .json: return JSONReporter(output: output, includeEvents: settings.includeEvents, config: settings.config)
         case .ndjson:
-            return NDJSONRenderer(output: output, includeEvents: settings.includeEvents, config: settings.config,
+            return NDJSONReporter(output: output, includeEvents: settings.includeEvents, config: settings.config,
                                   flushEachLine: settings.live)
-        case .sarif: return SARIFRenderer(output: output, failureSeverity: settings.failureSeverity, rules: settings.rules)
-        case .junit: return JUnitRenderer(output: output, failureSeverity: settings.failureSeverity, rules: settings.rules)
-        case .checkstyle: return CheckstyleRenderer(output: output, failureSeverity: settings.failureSeverity, rules: settings.rules)
-        case .codeclimate: return CodeClimateRenderer(output: output, failureSeverity: settings.failureSeverity, rules: settings.rules)
-        case .githubActions: return GitHubActionsRenderer(output: output, stepSummary: stepSummary)
-        case .markdown: return MarkdownRenderer(output: output)
-        case .chromeTrace: return ChromeTraceRenderer(output: output, selection: settings.sessions)
-        case .html: return HTMLTimelineRenderer(output: output, selection: settings.sessions)
-        case .mermaid: return MermaidRenderer(output: output, short: false, selection: settings.sessions)
-        case .mermaidShort: return MermaidRenderer(output: output, short: true, selection: settings.sessions)
+        case .sarif: return SARIFReporter(output: output, failureSeverity: settings.failureSeverity, rules: settings.rules)
+        case .junit: return JUnitReporter(output: output, failureSeverity: settings.failureSeverity, rules: settings.rules)
+        case .checkstyle: return CheckstyleReporter(output: output, failureSeverity: settings.failureSeverity, rules: settings.rules)
+        case .codeclimate: return CodeClimateReporter(output: output, failureSeverity: settings.failureSeverity, rules: settings.rules)
+        case .githubActions: return GitHubActionsReporter(output: output, stepSummary: stepSummary)
+        case .markdown: return MarkdownReporter(output: output)
+        case .chromeTrace: return ChromeTraceReporter(output: output, selection: settings.sessions)
+        case .html: return HTMLTimelineReporter(output: output, selection: settings.sessions)
+        case .mermaid: return MermaidReporter(output: output, short: false, selection: settings.sessions)
+        case .mermaidShort: return MermaidReporter(output: output, short: true, selection: settings.sessions)
         }
     }
 }

@@ -5,7 +5,7 @@
 /// An issue's fingerprint is unique in the report and stays the same when the log only shifts: the finding's
 /// `FindingKey` fingerprint, its path, and which occurrence of that key in that input it is (the 1st, the 2nd…),
 /// hashed together. The occurrences are counted per distinct key, so memory grows with the keys, not the findings.
-public final class CodeClimateRenderer: Reporter {
+public final class CodeClimateReporter: Reporter {
     private let output: Output
     private var locator: InputLocator
     private var issuesWritten = 0

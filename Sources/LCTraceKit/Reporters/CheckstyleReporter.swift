@@ -1,7 +1,7 @@
 /// Checkstyle XML, which many CI servers and code-review tools read: a `<file>` per input, opened as the input begins
 /// and closed as it ends, and an `<error>` per finding in it (severity `error`, `warning` or `info`, source
 /// `lctrace.RULE`), written as the finding is decided. Nothing is put aside.
-public final class CheckstyleRenderer: Reporter {
+public final class CheckstyleReporter: Reporter {
     private let output: Output
     /// Reused for each element.
     private let element = ByteBuffer(capacity: 1 << 10)

@@ -23,7 +23,7 @@ public struct TextStyle: Sendable {
 ///
 /// Session blocks are written as bytes (`TextWriter`), by the same function whether this renderer writes them or a
 /// parallel run's worker renders them ahead of time (`sessionFormatter`).
-public final class TextRenderer: SessionFormatting {
+public final class TextReporter: SessionFormatting {
     private let output: Output
     private let style: TextStyle
     private let includeEvents: Bool
@@ -38,7 +38,7 @@ public final class TextRenderer: SessionFormatting {
         self.includeEvents = includeEvents
         self.live = live
         sessionFormatter = SessionFormatter(numberAfter: "Session ") { session, text in
-            TextRenderer.writeSession(session, to: TextWriter(buffer: text, style: style), events: includeEvents, findings: !live)
+            TextReporter.writeSession(session, to: TextWriter(buffer: text, style: style), events: includeEvents, findings: !live)
         }
     }
 
@@ -347,7 +347,7 @@ public final class TextRenderer: SessionFormatting {
     /// `input:line: severity: [rule] message`
     public func formatFinding(_ finding: Finding) -> String {
         let text = ByteBuffer(capacity: 256)
-        TextRenderer.writeFinding(finding, to: TextWriter(buffer: text, style: style))
+        TextReporter.writeFinding(finding, to: TextWriter(buffer: text, style: style))
         return String(decoding: text.bytes, as: UTF8.self)
     }
 }

@@ -1,7 +1,7 @@
 /// `--format ndjson`: one JSON object per line, written and flushed as each item completes — `event`,
 /// `transition`, `finding`, `session` (when a session closes) and a final `summary` — each with a `type` field
 /// first and otherwise the field names of the JSON report. Memory does not grow with the input.
-public final class NDJSONRenderer: StreamingReporter, SessionFormatting, LiveEventSink {
+public final class NDJSONReporter: StreamingReporter, SessionFormatting, LiveEventSink {
     private let output: Output
     private let config: String?
     /// Flush after every line (live input) rather than when the buffer fills.
@@ -43,7 +43,7 @@ public final class NDJSONRenderer: StreamingReporter, SessionFormatting, LiveEve
 
     /// The session line: `{"type":"session",` then the session's fields but its events and transitions, which were
     /// streamed already.
-    public var sessionFormatter: SessionFormatter { NDJSONRenderer.sessionLine }
+    public var sessionFormatter: SessionFormatter { NDJSONReporter.sessionLine }
 
     private static let sessionLine = SessionFormatter(numberAfter: #""index":"#) { session, text in
         var writer = JSONWriter(appendingTo: text, indent: nil)
@@ -64,7 +64,7 @@ public final class NDJSONRenderer: StreamingReporter, SessionFormatting, LiveEve
 
     public func sessionClosed(_ session: SessionReport) {
         itemText.removeAll()
-        NDJSONRenderer.sessionLine.render(session, itemText)
+        NDJSONReporter.sessionLine.render(session, itemText)
         output.write(itemText.bytes)
         if flushEachLine { output.flush() }
     }
