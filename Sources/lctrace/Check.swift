@@ -52,7 +52,7 @@ struct Check: ParsableCommand {
         let failing = failOn.severity.map { summary.findings.atLeast($0) } ?? 0
         if !input.quiet { StandardStream.error.write("lctrace: " + TerminalText.escaped(Check.summaryLine(summary)) + "\n") }
         if failing > 0, let threshold = failOn.severity {
-            let counted = threshold == .error ? plural(failing, "error") : plural(failing, "finding") + " of warning severity or more"
+            let counted = threshold == .error ? TextFormat.plural(failing, "error") : TextFormat.plural(failing, "finding") + " of warning severity or more"
             StandardStream.error.write("lctrace: \(counted) reach\(failing == 1 ? "es" : "") --fail-on \(threshold.rawValue)\n")
         }
         // An input that could not be read outweighs the findings: status 2, said last.
@@ -64,12 +64,9 @@ struct Check: ParsableCommand {
     /// baseline`, with the events whose time could not be read when there are some, and the lines that name a callback
     /// but could not be read when an input has many.
     static func summaryLine(_ summary: RunSummary) -> String {
-        let counts = summary.findings.sentence()
-        var line = "\(counts) in \(plural(summary.sessions, "session")) of \(plural(summary.inputs.count, "input")) "
-            + "(\(plural(summary.lines, "line")), \(plural(summary.events, "lifecycle event"))"
-            + (summary.unreadTimes > 0 ? ", \(summary.unreadTimes) with a time that could not be read)" : ")")
+        var line = summary.sentence()
         if summary.inputs.contains(where: \.hasManyUnreadLifecycleLines) {
-            line += "; \(plural(summary.lines(.unread), "line")) name a lifecycle callback but could not be read "
+            line += "; \(TextFormat.plural(summary.lines(.unread), "line")) name a lifecycle callback but could not be read "
                 + "(`lctrace lines --only unread` shows why)"
         }
         if let known = summary.findingsInBaseline { line += "; \(known) known from the baseline" }
@@ -77,4 +74,3 @@ struct Check: ParsableCommand {
     }
 }
 
-func plural(_ count: Int, _ word: String) -> String { TextFormat.plural(count, word) }

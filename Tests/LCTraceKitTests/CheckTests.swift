@@ -483,4 +483,15 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
         let clean = try lctrace(["check", "SampleLogs/seed-push-pop.log"])
         #expect(clean.stderr.hasSuffix("(17 lines, 16 lifecycle events)\n"), "\(clean.stderr)")
     }
+
+    /// The Markdown summary sums the run up in the same sentence as `check`'s summary line, its counts in bold and a
+    /// single input named.
+    @Test func theMarkdownSummarySaysWhatCheckSays() throws {
+        let log = "2016-02-30 16:02:37.277 LifeCycle[2148:117099] ViewController viewDidLoad\n"
+            + "2016-03-17 16:02:37.279 LifeCycle[2148:117099] ViewController viewWillAppear:\n"
+        let path = try Fixtures.temporaryFile(log, name: "times.log")
+        let markdown = try lctrace(["check", "--reporter", "markdown", path]).stdout
+        #expect(markdown.contains("**0 errors, 0 warnings, 1 info** in 1 session of `\(path)` (2 lines, 2 lifecycle events, "
+                                  + "1 with a time that could not be read).\n"), "\(markdown)")
+    }
 }

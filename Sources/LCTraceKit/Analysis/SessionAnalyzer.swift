@@ -9,6 +9,8 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     /// reports draw (`SessionLimits.timelineEvents`), or none.
     let eventsKept: Int
     let rules: RuleSettings
+    /// Which deviations become findings, at which severity.
+    private let policy: FindingPolicy
     private let limits: SessionLimits
     private let knowledge: InputKnowledge
     /// The names of the events' classes and spellings.
@@ -116,6 +118,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         self.pid = pid
         self.eventsKept = keepEvents ? Int.max : timelineEvents ? limits.timelineEvents : 0
         self.rules = rules
+        self.policy = FindingPolicy(rules: rules)
         self.limits = limits
         self.knowledge = knowledge
         self.names = names
@@ -450,10 +453,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     }
 
     private func emit(_ deviation: Deviation) {
-        guard let severity = rules.severity(of: deviation.rule, cappedAt: deviation.cap) else { return }
-        let finding = Finding(rule: deviation.rule, severity: severity, input: input, line: deviation.line, session: index,
-                              controller: deviation.subject, message: deviation.message,
-                              expected: deviation.expected, actual: deviation.actual)
+        guard let finding = policy.admit(deviation, input: input, session: index) else { return }
         record(finding)
         if inSharedPart { inOtherReadings { $0.record(finding) } }
     }

@@ -39,7 +39,7 @@ public final class GitHubActionsReporter: Reporter {
             let ungrouped = groups.ungrouped[severity] ?? 0
             let leftFindings = left.reduce(0) { $0 + $1.count } + ungrouped
             if leftFindings > 0 {
-                let problems = left.isEmpty ? "" : "\(plural(left.count, "more problem")) (\(plural(leftFindings, "finding")))"
+                let problems = left.isEmpty ? "" : "\(TextFormat.plural(left.count, "more problem")) (\(TextFormat.plural(leftFindings, "finding")))"
                 let listed = left.filter { listedOrders.contains($0.order) }.count
                 let whereToLook: String
                 if document == nil || listed == 0 {
@@ -49,7 +49,7 @@ public final class GitHubActionsReporter: Reporter {
                 } else {
                     whereToLook = "the job summary lists \(listed) of these problems; run lctrace on the log to see them all"
                 }
-                let message = (problems.isEmpty ? plural(leftFindings, "more finding") : problems) + " not annotated: " + whereToLook
+                let message = (problems.isEmpty ? TextFormat.plural(leftFindings, "more finding") : problems) + " not annotated: " + whereToLook
                 output.write(GitHubActionsReporter.command(severity, properties: [("title", "lctrace")], message: message))
             }
         }

@@ -33,12 +33,10 @@ public final class MarkdownReporter: Reporter {
     /// The whole summary for `groups` found in a run summed up by `summary`.
     static func document(_ groups: FindingGroups, summary: RunSummary) -> Document {
         var text = "## lctrace\n\n"
-        let counts = summary.findings.sentence()
-        let inputs = summary.inputs.count == 1 ? "`\(MarkdownText.code(cut(summary.inputs[0].name)))`" : plural(summary.inputs.count, "input")
-        text += "**\(counts)** in \(plural(summary.sessions, "session")) of \(inputs) (\(plural(summary.lines, "line")), "
-            + "\(plural(summary.events, "lifecycle event"))).\n"
+        let inputs = summary.inputs.count == 1 ? "`\(MarkdownText.code(cut(summary.inputs[0].name)))`" : nil
+        text += summary.sentence(counts: { "**\($0)**" }, inputs: inputs) + ".\n"
         if let known = summary.findingsInBaseline {
-            text += "\n\(plural(known, "finding")) known from the baseline \(known == 1 ? "is" : "are") not counted.\n"
+            text += "\n\(TextFormat.plural(known, "finding")) known from the baseline \(known == 1 ? "is" : "are") not counted.\n"
         }
         let ranked = groups.ranked
         guard !ranked.isEmpty else { return Document(text: text, listedGroups: 0) }
@@ -56,12 +54,12 @@ public final class MarkdownReporter: Reporter {
         }
         if listed < ranked.count {
             let findings = ranked[listed...].reduce(0) { $0 + $1.count }
-            text += "\n\(plural(ranked.count - listed, "more problem")) (\(plural(findings, "finding"))) not listed: "
+            text += "\n\(TextFormat.plural(ranked.count - listed, "more problem")) (\(TextFormat.plural(findings, "finding"))) not listed: "
                 + "this summary stops at \(maxBytes >> 10) KiB.\n"
         }
         let ungrouped = groups.ungrouped.values.reduce(0, +)
         if ungrouped > 0 {
-            text += "\n\(plural(ungrouped, "more finding")) of other kinds past the first \(FindingGroups.limit) are not listed.\n"
+            text += "\n\(TextFormat.plural(ungrouped, "more finding")) of other kinds past the first \(FindingGroups.limit) are not listed.\n"
         }
         return Document(text: text, listedGroups: listed)
     }

@@ -287,14 +287,14 @@ public final class TextReporter: SessionFormatting {
         }
         let structure = summary.skipped(.jsonStructure)
         let skipped = summary.skippedLines - summary.skipped(.blank) - structure
-        var parts = ["\(plural(summary.lines, "line")) (" + read.joined(separator: ", ") + ", \(summary.skipped(.blank)) blank"
+        var parts = ["\(TextFormat.plural(summary.lines, "line")) (" + read.joined(separator: ", ") + ", \(summary.skipped(.blank)) blank"
                      + (structure > 0 ? ", \(structure) JSON structure" : "")
                      + (skipped > 0 ? ", \(skipped) skipped" : "")
                      + (summary.truncatedLines > 0 ? ", \(summary.truncatedLines) truncated" : "") + ")"]
-        parts.append(plural(summary.events, "event") + (summary.unreadTimes > 0 ? " (\(summary.unreadTimes) with a time that could not be read)" : ""))
-        parts.append(plural(summary.sessions, "session"))
-        parts.append(plural(summary.controllers, "controller") + (summary.views > 0 ? ", " + plural(summary.views, "SwiftUI view") : ""))
-        parts.append(plural(summary.transitions, "transition"))
+        parts.append(TextFormat.plural(summary.events, "event") + (summary.unreadTimes > 0 ? " (\(summary.unreadTimes) with a time that could not be read)" : ""))
+        parts.append(TextFormat.plural(summary.sessions, "session"))
+        parts.append(TextFormat.plural(summary.controllers, "controller") + (summary.views > 0 ? ", " + TextFormat.plural(summary.views, "SwiftUI view") : ""))
+        parts.append(TextFormat.plural(summary.transitions, "transition"))
         let counts = summary.findings.sentence { severity, text in summary.findings(severity) > 0 ? style.severity(severity, text) : text }
         let known = summary.findingsInBaseline.map { " (\($0) known from the baseline)" } ?? ""
         output.write(style.bold("Summary:") + " " + parts.joined(separator: ", ") + "; " + counts + known + "\n")
@@ -351,9 +351,6 @@ public final class TextReporter: SessionFormatting {
         return String(decoding: text.bytes, as: UTF8.self)
     }
 }
-
-/// `1 event`, `2 events`.
-func plural(_ count: Int, _ word: String) -> String { TextFormat.plural(count, word) }
 
 extension String {
     /// The string followed by spaces up to `width` characters.

@@ -158,20 +158,11 @@ public final class Analyzer: AnalysisOutput {
         return summary()
     }
 
-    /// Ends an input in the reports, with its findings about the whole input. `failed`: reading it failed part way (the
-    /// failure is reported on its own), so its lack of events is no finding.
+    /// Ends an input in the reports, with its findings about the whole input. `failed`: reading it failed part way.
     func endInput(_ input: InputSummary, failed: Bool = false) {
-        if input.events == 0, !failed, let severity = options.rules.severity(of: .noLifecycleEvents) {
-            let read = LineDisposition.allCases.filter { $0 != .crash || input.lines($0) > 0 }
-                .map { "\(input.lines($0)) \($0.rawValue)" }.joined(separator: ", ")
-            let wording = RuleCatalog.noLifecycleEventsWording(input: input.name, lines: input.lines, read: read, skipped: input.skippedLines,
-                                                               otherProcesses: input.skipped[.otherProcess])
-            finding(Finding(rule: .noLifecycleEvents, severity: severity, input: input.name, line: 1, session: 0, controller: nil,
-                            message: wording.message, expected: wording.expected, actual: wording.actual))
-        }
-        if let severity = options.rules.severity(of: .unreadLifecycleLines), let wording = UnreadLifecycleLines.wording(input) {
-            finding(Finding(rule: .unreadLifecycleLines, severity: severity, input: input.name, line: input.unread.first?.line ?? 1,
-                            session: 0, controller: nil, message: wording.message, expected: wording.expected, actual: wording.actual))
+        let policy = FindingPolicy(rules: options.rules)
+        for deviation in InputChecks.deviations(of: input, failed: failed) {
+            if let finding = policy.admit(deviation, input: input.name, session: 0) { self.finding(finding) }
         }
         summary.inputs.append(input)
         target.inputEnded(input)

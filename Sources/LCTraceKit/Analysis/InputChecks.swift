@@ -1,3 +1,23 @@
+/// The rules about an input as a whole, checked when it ends: `no-lifecycle-events` (nothing of it was read as a
+/// lifecycle event) and `unread-lifecycle-lines` (`UnreadLifecycleLines`). `failed`: reading it failed part way (the
+/// failure is reported on its own), so its lack of events is no deviation.
+enum InputChecks {
+    static func deviations(of input: InputSummary, failed: Bool) -> [Deviation] {
+        var deviations: [Deviation] = []
+        if input.events == 0, !failed {
+            let read = LineDisposition.allCases.filter { $0 != .crash || input.lines($0) > 0 }
+                .map { "\(input.lines($0)) \($0.rawValue)" }.joined(separator: ", ")
+            let wording = RuleCatalog.noLifecycleEventsWording(input: input.name, lines: input.lines, read: read,
+                                                               skipped: input.skippedLines, otherProcesses: input.skipped[.otherProcess])
+            deviations.append(Deviation(rule: .noLifecycleEvents, line: 1, subject: nil, wording))
+        }
+        if let wording = UnreadLifecycleLines.wording(input) {
+            deviations.append(Deviation(rule: .unreadLifecycleLines, line: input.unread.first?.line ?? 1, subject: nil, wording))
+        }
+        return deviations
+    }
+}
+
 /// The `unread-lifecycle-lines` rule: an input in which many lines name a lifecycle callback but could not be read
 /// as one (no controller around the callback), so that its timelines miss much of what it logged.
 ///
