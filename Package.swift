@@ -42,6 +42,12 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Yams", package: "Yams"),
+            ],
+            // The HTML timeline page's style sheet, skeleton and script, embedded in the library when it is built.
+            resources: [
+                .embedInCode("Resources/timeline.css"),
+                .embedInCode("Resources/timeline.html"),
+                .embedInCode("Resources/timeline.js"),
             ]
         ),
         // The command line: flags and orchestration only.

@@ -3,6 +3,7 @@
 #
 # Debian/Ubuntu: libpcre2-dev (headers and pkg-config file) and zlib1g-dev (headers, for gzip input); for the tests
 # that validate the CI reports against their schemas, python3-jsonschema (SARIF) and libxml2-utils (xmllint, JUnit);
+# for the tests of the HTML page's script, nodejs (Node: its syntax check and test runner);
 # for the test that opens the HTML timeline in a real browser, chromium. A chromium that cannot be installed (Ubuntu's
 # is a snap, which does not install in a container) is warned about, not fatal.
 #
@@ -55,6 +56,9 @@ install_darwin() {
   if ! command -v xmllint >/dev/null 2>&1; then
     echo "install-deps.sh: no xmllint, which the JUnit schema test needs: brew install libxml2" >&2
   fi
+  if ! command -v node >/dev/null 2>&1; then
+    echo "install-deps.sh: no node, which the tests of the HTML page's script need: brew install node" >&2
+  fi
   # The browser tests look for a browser the way scripts/chromium-check.py does: $LCTRACE_CHROMIUM, a name on the
   # PATH, then the app bundles.
   if browser_wanted; then
@@ -78,6 +82,7 @@ install_elsewhere() {
   local lacking=() list
   python3 -c 'import jsonschema' >/dev/null 2>&1 || lacking+=("python3 with jsonschema")
   command -v xmllint >/dev/null 2>&1 || lacking+=("xmllint (libxml2)")
+  command -v node >/dev/null 2>&1 || command -v nodejs >/dev/null 2>&1 || lacking+=("Node (nodejs)")
   if browser_wanted && [ -n "$(chromium_problem)" ]; then lacking+=("Chromium (or LCTRACE_CHROMIUM)"); fi
   if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists libpcre2-8 zlib 2>/dev/null; then
     if [ "${#lacking[@]}" -gt 0 ]; then
@@ -89,7 +94,8 @@ install_elsewhere() {
   fi
   echo "install-deps.sh: no apt-get or dpkg here ($(uname -s)), so nothing is installed. Install the PCRE2 and zlib" \
     "development files and pkg-config (Fedora: pcre2-devel zlib-devel pkgconf-pkg-config; Alpine: pcre2-dev zlib-dev" \
-    "pkgconf; Arch: pcre2 zlib pkgconf), and for the tests python3 with jsonschema, xmllint (libxml2) and Chromium" >&2
+    "pkgconf; Arch: pcre2 zlib pkgconf), and for the tests python3 with jsonschema, xmllint (libxml2), Node and" \
+    "Chromium" >&2
   exit 1
 }
 
@@ -136,6 +142,7 @@ dpkg -s zlib1g-dev >/dev/null 2>&1 || missing+=(zlib1g-dev)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 python3 -c 'import jsonschema' >/dev/null 2>&1 || missing+=(python3-jsonschema)
 command -v xmllint >/dev/null 2>&1 || missing+=(libxml2-utils)
+command -v node >/dev/null 2>&1 || command -v nodejs >/dev/null 2>&1 || missing+=(nodejs)
 browser=()
 if browser_wanted && [ -n "$(chromium_problem)" ]; then browser=(chromium fonts-liberation); fi
 if [ "${#missing[@]}" -eq 0 ] && [ "${#browser[@]}" -eq 0 ]; then
