@@ -49,5 +49,5 @@ test:
 # Rewrites the golden reports that differ from what the code prints now. The run fails whenever it rewrote one:
 # read `git diff Tests/LCTraceKitTests/Golden`, then `make test` compares again.
 update-golden:
-	-LCTRACE_UPDATE_GOLDEN=1 $(SWIFT) test --filter 'RenderingTests|ReportTests'
+	-LCTRACE_UPDATE_GOLDEN=1 $(SWIFT) test --filter 'RenderingTests|ReportTests|GoldenTests'
 	git diff --stat -- Tests/LCTraceKitTests/Golden
