@@ -1,7 +1,9 @@
 /// Checkstyle XML, which many CI servers and code-review tools read: a `<file>` per input, opened as the input begins
 /// and closed as it ends, and an `<error>` per finding in it (severity `error`, `warning` or `info`, source
 /// `lctrace.RULE`), written as the finding is decided. Nothing is put aside.
-public final class CheckstyleReporter: Reporter {
+public final class CheckstyleReporter: FindingTagging {
+    static var severityWords: KeyPath<SeverityWords, StaticString> { \.checkstyle }
+
     private let output: Output
     /// Reused for each element.
     private let element = ByteBuffer(capacity: 1 << 10)
@@ -26,7 +28,7 @@ public final class CheckstyleReporter: Reporter {
         element.removeAll()
         element.append("    <error" as StaticString)
         XMLText.attribute("line", max(finding.line, 1), to: element)
-        XMLText.attribute("severity", "\(SeverityWords.of(finding.severity).checkstyle)", to: element)
+        XMLText.attribute("severity", "\(CheckstyleReporter.word(for: finding.severity))", to: element)
         XMLText.attribute("message", finding.message, to: element)
         XMLText.attribute("source", "lctrace." + finding.rule.rawValue, to: element)
         element.append("/>\n" as StaticString)

@@ -5,7 +5,9 @@
 /// An issue's fingerprint is unique in the report and stays the same when the log only shifts: the finding's
 /// `FindingKey` fingerprint, its path, and which occurrence of that key in that input it is (the 1st, the 2nd…),
 /// hashed together. The occurrences are counted per distinct key, so memory grows with the keys, not the findings.
-public final class CodeClimateReporter: Reporter {
+public final class CodeClimateReporter: FindingTagging {
+    static var severityWords: KeyPath<SeverityWords, StaticString> { \.codeClimate }
+
     private let output: Output
     private var locator: InputLocator
     private var issuesWritten = 0
@@ -34,7 +36,7 @@ public final class CodeClimateReporter: Reporter {
             w.member("description", finding.message)
             w.key("categories")
             w.array { w in w.value("Bug Risk") }
-            w.member("severity", "\(SeverityWords.of(finding.severity).codeClimate)")
+            w.member("severity", "\(CodeClimateReporter.word(for: finding.severity))")
             w.member("fingerprint", FindingKey.fingerprint(of: [key, path, String(occurrence)]))
             w.key("location")
             w.object { w in

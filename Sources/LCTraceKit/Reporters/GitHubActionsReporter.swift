@@ -6,7 +6,9 @@
 /// distinct problems; a group's annotation names its other lines. When there are more groups than slots, the last
 /// slot says how many were left out. With a job summary file (`$GITHUB_STEP_SUMMARY`), the full Markdown table is
 /// appended to it.
-public final class GitHubActionsReporter: Reporter {
+public final class GitHubActionsReporter: FindingTagging {
+    static var severityWords: KeyPath<SeverityWords, StaticString> { \.githubActions }
+
     /// The annotations GitHub shows per severity and step.
     public static let annotationsPerSeverity = 10
 
@@ -63,7 +65,7 @@ public final class GitHubActionsReporter: Reporter {
     /// One workflow command line. Its message escapes `%`, CR and LF; property values escape `,` and `:` too, as
     /// GitHub's toolkit does.
     static func command(_ severity: Severity, properties: [(String, String)], message: String) -> String {
-        let name = SeverityWords.of(severity).githubActions
+        let name = word(for: severity)
         let list = properties.map { "\($0.0)=\(escaped($0.1, property: true))" }.joined(separator: ",")
         return "::\(name) \(list)::\(escaped(message, property: false))\n"
     }

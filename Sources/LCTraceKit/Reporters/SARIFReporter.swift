@@ -5,7 +5,9 @@
 /// `originalUriBaseIds` gives as the directory's `file://` URI); others by an absolute `file://` URI; standard input
 /// as `stdin`. Each result carries the finding's `FindingKey` fingerprint, so that a dashboard tells a finding it
 /// knows from a new one when the log only shifted.
-public final class SARIFReporter: Reporter {
+public final class SARIFReporter: FindingTagging {
+    static var severityWords: KeyPath<SeverityWords, StaticString> { \.sarif }
+
     public static let schemaURI = "https://json.schemastore.org/sarif-2.1.0.json"
     public static let informationURI = "https://github.com/lctrace/lctrace"
     /// The `partialFingerprints` member that holds `FindingKey.fingerprint`.
@@ -75,7 +77,7 @@ public final class SARIFReporter: Reporter {
     }
 
     /// SARIF's level for a severity (`SeverityWords`): error, warning, note.
-    static func level(_ severity: Severity) -> String { "\(SeverityWords.of(severity).sarif)" }
+    static func level(_ severity: Severity) -> String { "\(word(for: severity))" }
 
     /// `did-appear-twice` → `DidAppearTwice`.
     static func upperCamelCase(_ id: String) -> String {

@@ -1,7 +1,9 @@
 /// The `check` command's default report: one line per finding in the form compilers print and Xcode, editors and
 /// CI log parsers read, `input:line: severity: [rule] message`, where an informational finding is a `note`. Nothing
 /// else goes to this output: the summary is the command's, on standard error.
-public final class XcodeReporter: Reporter {
+public final class XcodeReporter: FindingTagging {
+    static var severityWords: KeyPath<SeverityWords, StaticString> { \.compiler }
+
     private let output: Output
     private let live: Bool
     private let text = ByteBuffer(capacity: 512)
@@ -19,7 +21,7 @@ public final class XcodeReporter: Reporter {
         w.write(":")
         w.write(finding.line)
         w.write(": ")
-        w.write(SeverityWords.of(finding.severity).compiler)
+        w.write(XcodeReporter.word(for: finding.severity))
         w.write(": [")
         w.write(text: finding.rule.rawValue)
         w.write("] ")

@@ -19,3 +19,15 @@ struct SeverityWords {
         }
     }
 }
+
+/// The family of reports that tag findings one by one, each at its input and line with a word for its severity (as
+/// xcbeautify's Microsoft-style renderers share one protocol): the compiler form, SARIF, GitHub annotations, Code
+/// Climate and Checkstyle. Each names its column of the one table of words, `SeverityWords`.
+protocol FindingTagging: Reporter {
+    static var severityWords: KeyPath<SeverityWords, StaticString> { get }
+}
+
+extension FindingTagging {
+    /// This report's word for `severity`.
+    static func word(for severity: Severity) -> StaticString { SeverityWords.of(severity)[keyPath: severityWords] }
+}
