@@ -74,7 +74,7 @@ struct AnalysisRun {
         let baselineOutput = report.writeBaseline.map { openOutput($0, replacing: true) }
         options.keepEvents = requests.contains { $0.reporter.keepsEvents(settings) }
 
-        let recorder = report.writeBaseline.map { _ in BaselineRecorder() }
+        let recorder = report.writeBaseline.map { _ in BaselineRecorder(keying: report.baselineByInput ? .input : .content) }
         let reports = ReportDelivery(reporters, baseline: baseline, recorder: recorder)
 
         StopRequest.install()

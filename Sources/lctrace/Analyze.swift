@@ -38,7 +38,8 @@ struct Analyze: ParsableCommand {
                                   failureSeverity: failOn.severity ?? .error).run()
         let summary = outcome.summary
         failForUnreadInputs(outcome.unreadPaths)
-        if let threshold = failOn.severity, summary.findings.atLeast(threshold) > 0 {
+        // Writing a baseline accepts what the run found: it does not fail on it.
+        if report.writeBaseline == nil, let threshold = failOn.severity, summary.findings.atLeast(threshold) > 0 {
             throw ExitCode(ExitStatus.findingsAtThreshold)
         }
     }

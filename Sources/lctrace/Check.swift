@@ -16,7 +16,8 @@ struct Check: ParsableCommand {
             pass on an empty or wrong log; --allow-empty-input leaves it a warning. When many lines name a lifecycle \
             callback but could not be read, the summary line says how many (unread-lifecycle-lines).
 
-            Exit status: 0 when no finding reaches --fail-on; 1 when one does (the last stderr line says which); \
+            Exit status: 0 when no finding reaches --fail-on, or the run writes a baseline; 1 when one does (the \
+            last stderr line says which); \
             2 on a usage error or an input that cannot be read (a file below a folder given is said on stderr and \
             the others are read first).
             """)
@@ -49,7 +50,8 @@ struct Check: ParsableCommand {
         run.emptyInputIsError = !allowEmptyInput
         let outcome = run.run()
         let summary = outcome.summary
-        let failing = failOn.severity.map { summary.findings.atLeast($0) } ?? 0
+        // Writing a baseline accepts what the run found: it does not fail on it.
+        let failing = report.writeBaseline != nil ? 0 : failOn.severity.map { summary.findings.atLeast($0) } ?? 0
         if !input.quiet { StandardStream.error.write("lctrace: " + TerminalText.escaped(Check.summaryLine(summary)) + "\n") }
         if failing > 0, let threshold = failOn.severity {
             let counted = threshold == .error ? TextFormat.plural(failing, "error") : TextFormat.plural(failing, "finding") + " of warning severity or more"

@@ -21,7 +21,7 @@ struct LCTrace: ParsableCommand {
             findings only, in the reports CI systems read.
 
             Exit status: 0 when the run completes; 1 when a finding reaches the --fail-on severity (for check, \
-            error unless told otherwise); 2 on a usage error or an input that cannot be read; 130 or 143 when \
+            error unless told otherwise), unless the run writes a baseline; 2 on a usage error or an input that cannot be read; 130 or 143 when \
             SIGINT or SIGTERM ended the reading of files early (the reports cover what was read).
             """,
         version: LCTraceVersion.current,

@@ -43,9 +43,15 @@ struct ReportOptions: ParsableArguments {
     var baseline: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Write every finding of this run to a baseline file, as known.", valueName: "path"),
+        "Write every finding of this run to a baseline file, as known; check then exits 0 whatever it found.", valueName: "path"),
         completion: .file(extensions: ["json"]))
     var writeBaseline: String?
+
+    @Flag(name: .long, help: """
+        With --write-baseline: key each known finding on its input's file name too, so that it is known only in an \
+        input of that name (by default a finding is known in any input: CI names its logs per run).
+        """)
+    var baselineByInput = false
 
     @Option(name: .long, help: ArgumentHelp(
         "Draw only these sessions in the timeline reports (chrome-trace, html, mermaid): N, N-M or N- (from N on).",
@@ -61,6 +67,9 @@ struct ReportOptions: ParsableArguments {
     /// The reports asked for, or `fallback` when none was; one at most goes to standard output.
     func requests(fallback: [ReporterRequest]) throws -> [ReporterRequest] {
         let requests = reporter.isEmpty ? fallback : reporter
+        if baselineByInput, writeBaseline == nil {
+            throw ValidationError("--baseline-by-input says how --write-baseline keys the findings it writes; add --write-baseline PATH.")
+        }
         if let session, !requests.contains(where: { $0.reporter.drawsTimelines }) {
             throw ValidationError("--session \(session) chooses what the timeline reports draw; add --reporter chrome-trace, html or mermaid.")
         }

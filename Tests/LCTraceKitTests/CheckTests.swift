@@ -173,8 +173,10 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
         let log = directory.appendingPathComponent("app.log").path
         let baseline = directory.appendingPathComponent("baseline.json").path
         try ciLog().write(toFile: log, atomically: true, encoding: .utf8)
+        // Writing a baseline accepts what the run found: status 0, with the findings printed.
         let first = try lctrace(["check", "--write-baseline", baseline, log])
-        #expect(first.status == 1)
+        #expect(first.status == 0)
+        #expect(first.stdout.split(separator: "\n").count == 2)
 
         // The next build: other times, process id and addresses, more lines before; the same two problems.
         try ciLog(shift: 3).write(toFile: log, atomically: true, encoding: .utf8)
@@ -208,14 +210,15 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
         let baseline = directory.appendingPathComponent("baseline.json").path
         let twice = "A viewDidLoad()\nA viewWillAppear(_:)\nA viewDidAppear(_:)\nA viewDidAppear(_:)\n"
         try twice.write(toFile: log, atomically: true, encoding: .utf8)
-        #expect(try lctrace(["check", "--fail-on", "warning", "--write-baseline", baseline, log]).status == 1)
+        #expect(try lctrace(["check", "--fail-on", "warning", "--write-baseline", baseline, log]).status == 0)
         let written = try String(contentsOfFile: baseline, encoding: .utf8)
         #expect(written == """
             {
-              "lctraceBaseline": 1,
+              "lctraceBaseline": 2,
               "writtenBy": "lctrace \(LCTraceVersion.current)",
+              "keyedBy": "content",
               "findings": [
-                {"rule":"did-appear-twice","controllerClass":"A","input":"twice.log","message":"viewDidAppear on A, which is already visible","count":1}
+                {"rule":"did-appear-twice","controllerClass":"A","message":"viewDidAppear on A, which is already visible","count":1}
               ]
             }
 
@@ -226,12 +229,52 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
         #expect(third.stdout.hasPrefix("\(log):5: warning: [did-appear-twice]"))
     }
 
+    /// CI names its logs per run: a baseline keyed on content knows a finding in an input of any name; one written with
+    /// --baseline-by-input only in an input of the same name, as a baseline of format 1 (always keyed by input) does.
+    @Test func aBaselineKnowsFindingsInARenamedInputUnlessKeyedByInput() throws {
+        let directory = TestFiles.root.appendingPathComponent("lctrace-baseline-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let log = "A viewDidLoad()\nA viewWillAppear(_:)\nA viewDidAppear(_:)\nA viewDidAppear(_:)\n"
+        let first = directory.appendingPathComponent("App-1111.log").path
+        let renamed = directory.appendingPathComponent("App-2222.log").path
+        try log.write(toFile: first, atomically: true, encoding: .utf8)
+        try log.write(toFile: renamed, atomically: true, encoding: .utf8)
+        let content = directory.appendingPathComponent("content.json").path
+        let byInput = directory.appendingPathComponent("by-input.json").path
+        #expect(try lctrace(["check", "--write-baseline", content, first]).status == 0)
+        #expect(try lctrace(["check", "--write-baseline", byInput, "--baseline-by-input", first]).status == 0)
+        #expect(try String(contentsOfFile: byInput, encoding: .utf8).contains(#""keyedBy": "input""#))
+        #expect(try String(contentsOfFile: byInput, encoding: .utf8).contains(#""input":"App-1111.log""#))
+
+        let known = try lctrace(["check", "--fail-on", "warning", "--baseline", content, renamed])
+        #expect(known.status == 0 && known.stdout.isEmpty, "\(known.stdout)")
+        #expect(known.stderr.hasSuffix("; 1 known from the baseline\n"))
+        let unknown = try lctrace(["check", "--fail-on", "warning", "--baseline", byInput, renamed])
+        #expect(unknown.status == 1 && unknown.stdout.contains("[did-appear-twice]"))
+        #expect(try lctrace(["check", "--fail-on", "warning", "--baseline", byInput, first]).status == 0)
+
+        let formatOne = directory.appendingPathComponent("format-1.json").path
+        try """
+            {"lctraceBaseline": 1, "findings": [{"rule":"did-appear-twice","controllerClass":"A","input":"App-1111.log",
+             "message":"viewDidAppear on A, which is already visible","count":1}]}
+            """.write(toFile: formatOne, atomically: true, encoding: .utf8)
+        #expect(try lctrace(["check", "--fail-on", "warning", "--baseline", formatOne, first]).status == 0)
+        #expect(try lctrace(["check", "--fail-on", "warning", "--baseline", formatOne, renamed]).status == 1)
+        let alone = try lctrace(["check", "--baseline-by-input", first])
+        #expect(alone.status == 2)
+        #expect(alone.stderr.contains("--baseline-by-input says how --write-baseline keys the findings it writes"))
+    }
+
     @Test func aBaselineOfAnotherFormatOrShapeIsAnError() throws {
         let future = temporaryPath("future.json")
-        try #"{"lctraceBaseline": 2, "findings": []}"#.write(toFile: future, atomically: true, encoding: .utf8)
+        try #"{"lctraceBaseline": 3, "findings": []}"#.write(toFile: future, atomically: true, encoding: .utf8)
         let run = try lctrace(["check", "--baseline", future, "SampleLogs/seed-push-pop.log"])
         #expect(run.status == 2)
-        #expect(run.stderr == "lctrace: baseline \(future) is in baseline format 2; this lctrace reads format 1 (write it again with --write-baseline)\n")
+        #expect(run.stderr == "lctrace: baseline \(future) is in baseline format 3; this lctrace reads formats 1 to 2 (write it again with --write-baseline)\n")
+        let keyed = temporaryPath("keyed.json")
+        try #"{"lctraceBaseline": 2, "keyedBy": "path", "findings": []}"#.write(toFile: keyed, atomically: true, encoding: .utf8)
+        #expect(try lctrace(["check", "--baseline", keyed, "SampleLogs/seed-push-pop.log"]).stderr
+                    == "lctrace: baseline \(keyed) is not an lctrace baseline: \"keyedBy\" is \"path\", not \"content\" or \"input\"\n")
         let other = temporaryPath("other.json")
         try #"{"version": "2.1.0"}"#.write(toFile: other, atomically: true, encoding: .utf8)
         #expect(try lctrace(["check", "--baseline", other, "SampleLogs/seed-push-pop.log"]).stderr

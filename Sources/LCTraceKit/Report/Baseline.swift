@@ -2,37 +2,57 @@ import Foundation
 
 /// Findings accepted as known: `--write-baseline FILE` records a run's findings, and `--baseline FILE` then
 /// leaves those out, so that a check fails only on new ones. Entries are keyed on content (`FindingKey`: rule,
-/// controller class, input base name and normalised message), never on line numbers, times, process ids or
-/// addresses, and counted: a known problem stays known when the log shifts, and a third occurrence of a problem
-/// known twice is new.
+/// controller class and normalised message), never on line numbers, times, process ids or addresses, and counted:
+/// a known problem stays known when the log shifts, and a third occurrence of a problem known twice is new. By
+/// default the input's name is not part of the key either, as CI names its logs per run (`App-<udid>.log`,
+/// `<stdin>`); written with `--baseline-by-input`, a baseline keys each entry on its input's base name too.
 ///
-/// The file is JSON, versioned by its `lctraceBaseline` member (now 1), with its entries sorted so that it diffs
-/// well in version control:
+/// The file is JSON, versioned by its `lctraceBaseline` member (now 2; format 1, always keyed by input, is still
+/// read), with its entries sorted so that it diffs well in version control:
 ///
 ///     {
-///       "lctraceBaseline": 1,
+///       "lctraceBaseline": 2,
 ///       "writtenBy": "lctrace 0.9.0",
+///       "keyedBy": "content",
 ///       "findings": [
-///         {"rule": "did-appear-twice", "controllerClass": "DetailViewController", "input": "app.log",
+///         {"rule": "did-appear-twice", "controllerClass": "DetailViewController",
 ///          "message": "viewDidAppear on DetailViewController, which is already visible", "count": 2}
 ///       ]
 ///     }
 public struct Baseline: Sendable, Equatable {
-    /// The format version this lctrace writes and reads.
-    public static let formatVersion = 1
+    /// The format version this lctrace writes, and the ones it reads.
+    public static let formatVersion = 2
+    public static let readableVersions = 1...2
+
+    /// What an entry is keyed on besides its content.
+    public enum Keying: String, Sendable {
+        /// Rule, class and normalised message: the same problem in any input.
+        case content
+        /// Those and the input's base name.
+        case input
+    }
 
     /// How many findings of each key are known.
     public var counts: [FindingKey: Int] = [:]
+    public var keying: Keying
 
     /// The largest baseline file read: about 150,000 distinct findings, which take under 200 MiB to read.
     public static let maxBytes = 32 << 20
 
-    public init(counts: [FindingKey: Int] = [:]) {
+    public init(counts: [FindingKey: Int] = [:], keying: Keying = .content) {
         self.counts = counts
+        self.keying = keying
+    }
+
+    /// The finding's key in this baseline: without its input's name when keyed on content.
+    public func key(_ finding: Finding) -> FindingKey {
+        var key = FindingKey(finding)
+        if keying == .content { key.input = "" }
+        return key
     }
 
     public mutating func add(_ finding: Finding) {
-        counts[FindingKey(finding), default: 0] += 1
+        counts[key(finding), default: 0] += 1
     }
 
     public var findingCount: Int { counts.values.reduce(0, +) }
@@ -50,7 +70,8 @@ public struct Baseline: Sendable, Equatable {
             case .tooLarge:
                 return "is larger than \(Baseline.maxBytes >> 20) MiB, the most a baseline may be (its findings would take several times that in memory)"
             case .version(let version):
-                return "is in baseline format \(version); this lctrace reads format \(Baseline.formatVersion) (write it again with --write-baseline)"
+                return "is in baseline format \(version); this lctrace reads formats \(Baseline.readableVersions.lowerBound) to "
+                    + "\(Baseline.readableVersions.upperBound) (write it again with --write-baseline)"
             }
         }
     }
@@ -58,13 +79,14 @@ public struct Baseline: Sendable, Equatable {
     private struct File: Codable {
         var lctraceBaseline: Int
         var writtenBy: String?
+        var keyedBy: String?
         var findings: [Entry]?
     }
 
     private struct Entry: Codable {
         var rule: String
         var controllerClass: String?
-        var input: String
+        var input: String?
         var message: String
         var count: Int
     }
@@ -83,7 +105,13 @@ public struct Baseline: Sendable, Equatable {
         } catch {
             throw .notABaseline(json.isEmpty ? "it is empty" : "it is not JSON")
         }
-        guard file.lctraceBaseline == Baseline.formatVersion else { throw .version(file.lctraceBaseline) }
+        guard Baseline.readableVersions.contains(file.lctraceBaseline) else { throw .version(file.lctraceBaseline) }
+        // Format 1 was always keyed by input.
+        let keyedBy = file.keyedBy ?? (file.lctraceBaseline == 1 ? Keying.input.rawValue : Keying.content.rawValue)
+        guard let keying = Keying(rawValue: keyedBy) else {
+            throw .notABaseline("\"keyedBy\" is \"\(keyedBy)\", not \"content\" or \"input\"")
+        }
+        self.keying = keying
         // The counts of all entries together fit in an Int, so that no sum of them can overflow later.
         var total = 0
         for entry in file.findings ?? [] {
@@ -91,7 +119,9 @@ public struct Baseline: Sendable, Equatable {
             let (sum, overflow) = total.addingReportingOverflow(entry.count)
             guard !overflow else { throw .notABaseline("its counts add up to more than \(Int.max)") }
             total = sum
-            let key = FindingKey(rule: entry.rule, controllerClass: entry.controllerClass, input: entry.input, message: entry.message)
+            guard keying == .content || entry.input != nil else { throw .notABaseline("an entry of rule \(entry.rule) names no input") }
+            let input = keying == .input ? entry.input ?? "" : ""
+            let key = FindingKey(rule: entry.rule, controllerClass: entry.controllerClass, input: input, message: entry.message)
             counts[key, default: 0] += entry.count
         }
     }
@@ -119,13 +149,14 @@ public struct Baseline: Sendable, Equatable {
     /// The file's text: entries sorted by input, rule, class and message, one per line.
     public var json: String {
         var writer = JSONWriter(indent: nil)
-        var text = "{\n  \"lctraceBaseline\": \(Baseline.formatVersion),\n  \"writtenBy\": \"lctrace \(LCTraceVersion.current)\",\n  \"findings\": ["
+        var text = "{\n  \"lctraceBaseline\": \(Baseline.formatVersion),\n  \"writtenBy\": \"lctrace \(LCTraceVersion.current)\",\n"
+            + "  \"keyedBy\": \"\(keying.rawValue)\",\n  \"findings\": ["
         for (index, (key, count)) in counts.sorted(by: { $0.key < $1.key }).enumerated() {
             writer.reset()
             writer.object { w in
                 w.member("rule", key.rule)
                 w.member("controllerClass", key.controllerClass)
-                w.member("input", key.input)
+                if keying == .input { w.member("input", key.input) }
                 w.member("message", key.message)
                 w.member("count", count)
             }
@@ -137,9 +168,11 @@ public struct Baseline: Sendable, Equatable {
 
 /// Records every finding of a run into a baseline (`--write-baseline`), known to the baseline it reads or not.
 public final class BaselineRecorder {
-    public private(set) var baseline = Baseline()
+    public private(set) var baseline: Baseline
 
-    public init() {}
+    public init(keying: Baseline.Keying = .content) {
+        baseline = Baseline(keying: keying)
+    }
 
     func record(_ finding: Finding) { baseline.add(finding) }
 }

@@ -2,6 +2,7 @@
 /// each session's list, and from the run summary's counts, which then say how many were known. Findings are matched
 /// in the order the run reports them, so that a baseline that knows a finding twice leaves out its first two.
 final class BaselineFilter {
+    private let baseline: Baseline
     private var remaining: [FindingKey: Int]
     private var known: [Severity: Int] = [:]
     /// The findings held back in the session being read, to leave out of its report when it closes.
@@ -23,12 +24,13 @@ final class BaselineFilter {
     }
 
     init(_ baseline: Baseline) {
+        self.baseline = baseline
         remaining = baseline.counts
     }
 
     /// Whether the finding goes into the reports: false when the baseline knows it (it is then counted as known).
     func admits(_ finding: Finding) -> Bool {
-        let key = FindingKey(finding)
+        let key = baseline.key(finding)
         guard let count = remaining[key] else { return true }
         remaining[key] = count > 1 ? count - 1 : nil
         known[finding.severity, default: 0] += 1
