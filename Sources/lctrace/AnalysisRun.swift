@@ -13,6 +13,8 @@ struct AnalysisRun {
     /// An input with no lifecycle event is an error (`check`, unless `--allow-empty-input`), where the rule's severity
     /// is not set otherwise (`--severity`, the configuration file).
     var emptyInputIsError = false
+    /// The least severe finding the compiler-form report prints (`check --min-severity`, `--verbose`).
+    var minimumSeverity: Severity = .info
 
     /// What a run came to: its summary (with the baseline's known findings taken out), and how many of the paths
     /// below the folders given could not be read (said on stderr as they were met; the run is to end with status 2).
@@ -48,6 +50,7 @@ struct AnalysisRun {
         settings.live = live
         settings.config = options.configPath
         settings.failureSeverity = failureSeverity
+        settings.minimumSeverity = minimumSeverity
         settings.rules = options.rules
         settings.sessions = report.session
         // Nothing is opened for writing before every output is known not to land on an input or on another output.

@@ -7,8 +7,9 @@ struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check lifecycle logs in CI: print the findings and fail when one reaches --fail-on.",
         discussion: """
-            Prints each finding as `input:line: severity: [rule] message` (informational findings as `note`), \
-            which Xcode, editors and CI log parsers read, then one summary line on stderr. Under GitHub Actions \
+            Prints each error and warning as `input:line: severity: [rule] message`, which Xcode, editors and CI \
+            log parsers read, then one summary line on stderr that counts the info findings too (--verbose or \
+            --min-severity info prints them, as `note`). Under GitHub Actions \
             (GITHUB_ACTIONS=true) the default report is github-actions: annotations, and a Markdown table in the \
             job summary. No per-event timeline is built.
 
@@ -32,6 +33,15 @@ struct Check: ParsableCommand {
     @Flag(name: .long, help: "Accept an input from which no lifecycle event was read: no-lifecycle-events stays a warning instead of an error.")
     var allowEmptyInput = false
 
+    @Option(name: .long, help: ArgumentHelp("""
+        The least severe finding the compiler-form report prints: warning by default, so that a CI log shows what \
+        needs attention; info findings are counted in the summary line all the same.
+        """, valueName: "severity"))
+    var minSeverity: MinimumSeverity?
+
+    @Flag(name: .long, help: "Print info findings too in the compiler-form report (as --min-severity info).")
+    var verbose = false
+
     @OptionGroup var ruleOptions: RuleOptions
 
     func validate() throws {
@@ -48,6 +58,7 @@ struct Check: ParsableCommand {
                               requests: try report.requests(fallback: Check.fallback), includeEvents: false,
                               failureSeverity: failOn.severity ?? .error)
         run.emptyInputIsError = !allowEmptyInput
+        run.minimumSeverity = verbose ? .info : minSeverity?.severity ?? .warning
         let outcome = run.run()
         let summary = outcome.summary
         // Writing a baseline accepts what the run found: it does not fail on it.

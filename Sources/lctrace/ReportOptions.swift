@@ -92,6 +92,13 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
 }
 
 /// `--fail-on`: the severity from which a finding fails the run, or never.
+/// `--min-severity`: the least severe finding a report prints.
+enum MinimumSeverity: String, ExpressibleByArgument, CaseIterable {
+    case error, warning, info
+
+    var severity: Severity { Severity(rawValue: rawValue)! }
+}
+
 enum FailOn: String, ExpressibleByArgument, CaseIterable {
     case error, warning, never
 

@@ -59,9 +59,22 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
         #expect(missing.stderr.split(separator: "\n").count == 1)
     }
 
-    @Test func informationalFindingsAreNotes() throws {
-        let run = try lctrace(["check", "SampleLogs/session-ended-abruptly.log"])
-        #expect(run.stdout.contains(": note: [session-ended-abruptly] "))
+    /// Where CI reads, check prints errors and warnings; info is counted in the summary line, and printed as a note
+    /// with --verbose or --min-severity info. --min-severity error leaves the warnings out too.
+    @Test func informationalFindingsAreCountedAndPrintedOnlyWhenAskedFor() throws {
+        let inputs = ["SampleLogs/session-ended-abruptly.log", "SampleLogs/did-appear-twice.log", "SampleLogs/callback-after-dealloc.log"]
+        let quiet = try lctrace(["check"] + inputs)
+        #expect(!quiet.stdout.contains(": note: "))
+        #expect(quiet.stdout.contains(": warning: [did-appear-twice] ") && quiet.stdout.contains(": error: [callback-after-dealloc] "))
+        #expect(quiet.stderr.hasPrefix("lctrace: 1 error, 1 warning, 1 info in 3 sessions"))
+        for asked in [["--verbose"], ["--min-severity", "info"]] {
+            let run = try lctrace(["check"] + asked + inputs)
+            #expect(run.stdout.contains("SampleLogs/session-ended-abruptly.log:9: note: [session-ended-abruptly] "), "\(asked)")
+            #expect(run.stdout.split(separator: "\n").count == 3)
+        }
+        let errorsOnly = try lctrace(["check", "--min-severity", "error"] + inputs)
+        #expect(errorsOnly.stdout.split(separator: "\n").map { $0.contains(": error: ") } == [true])
+        #expect(try lctrace(["check", "--min-severity", "notice"] + inputs).status == 2)
     }
 
     @Test func severalReportersInOnePass() throws {
@@ -370,7 +383,7 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
         let directory = TestFiles.root.appendingPathComponent("lctrace-every-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let reporters = ReportKind.allCases.map(\.rawValue)
-        let run = try lctrace(["check", "--fail-on", "never"] + reporters.flatMap { ["--reporter", "\($0)=\(directory.path)/\($0).out"] } + inputs)
+        let run = try lctrace(["check", "--fail-on", "never", "--verbose"] + reporters.flatMap { ["--reporter", "\($0)=\(directory.path)/\($0).out"] } + inputs)
         #expect(run.status == 0, "\(run.stderr)")
         func report(_ name: String) throws -> Data { try Data(contentsOf: directory.appendingPathComponent("\(name).out")) }
         let findings = String(decoding: try report("xcode"), as: UTF8.self).split(separator: "\n").count

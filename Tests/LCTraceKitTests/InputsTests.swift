@@ -144,7 +144,7 @@ import Testing
 
         var reports: [String] = []
         for jobs in ["1", "2"] {
-            let result = try folder.run(["check", "--jobs", jobs, "logs"])
+            let result = try folder.run(["check", "--verbose", "--jobs", jobs, "logs"])
             #expect(result.status == 2)
             #expect(result.stdout.contains("logs/a.log:4: warning: [did-appear-twice]"))
             #expect(result.stdout.contains("logs/f.log:4: warning: [did-appear-twice]"))

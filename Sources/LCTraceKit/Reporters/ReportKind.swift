@@ -46,6 +46,8 @@ public enum ReportKind: String, CaseIterable, Sendable {
         public var color = false
         /// The configuration file the run used.
         public var config: String?
+        /// The least severe finding the compiler form prints (`check --min-severity`; info by default).
+        public var minimumSeverity: Severity = .info
         /// Findings from this severity on are failures (`--fail-on`).
         public var failureSeverity: Severity = .error
         public var rules = RuleSettings()
@@ -75,7 +77,7 @@ public enum ReportKind: String, CaseIterable, Sendable {
     /// The renderer, writing to `output`; `stepSummary` is where `github-actions` appends its Markdown summary.
     public func reporter(output: Output, settings: Settings, stepSummary: Output? = nil) -> any Reporter {
         switch self {
-        case .xcode: return XcodeReporter(output: output, live: settings.live)
+        case .xcode: return XcodeReporter(output: output, live: settings.live, minimumSeverity: settings.minimumSeverity)
         case .text:
             return TextReporter(output: output, style: TextStyle(enabled: settings.color), includeEvents: settings.includeEvents,
                                 live: settings.live)

@@ -6,15 +6,20 @@ public final class XcodeReporter: FindingTagging {
 
     private let output: Output
     private let live: Bool
+    /// Findings below this severity are left out (counted in the run's summary all the same).
+    private let minimumSeverity: Severity
     private let text = ByteBuffer(capacity: 512)
 
-    /// `live`: flush each finding as it is written (input that keeps flowing).
-    public init(output: Output, live: Bool = false) {
+    /// `live`: flush each finding as it is written (input that keeps flowing); `minimumSeverity`: the least severe
+    /// finding printed.
+    public init(output: Output, live: Bool = false, minimumSeverity: Severity = .info) {
         self.output = output
         self.live = live
+        self.minimumSeverity = minimumSeverity
     }
 
     public func finding(_ finding: Finding) {
+        guard finding.severity >= minimumSeverity else { return }
         text.removeAll()
         let w = TextWriter(buffer: text, style: TextStyle(enabled: false))
         w.write(text: TerminalText.lineStart(finding.input))
