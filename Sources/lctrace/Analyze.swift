@@ -26,6 +26,12 @@ struct Analyze: ParsableCommand {
             throw ValidationError("--format and --reporter cannot be used together; --reporter \(format!.rawValue) is the same as --format \(format!.rawValue).")
         }
         _ = try report.requests(fallback: fallback)
+        // `lctrace --color always check app.log`: the default command took the options, then `check` as a file.
+        let commands = LCTrace.configuration.subcommands.map { $0._commandName }
+        if let command = input.inputs.first(where: { commands.contains($0) && FileStatus(path: $0) == nil }) {
+            throw ValidationError("'\(command)' is a command, and there is no file of that name: put the command first, "
+                                  + "before its options (lctrace \(command) [OPTIONS] FILE…)")
+        }
     }
 
     private var fallback: [ReporterRequest] {

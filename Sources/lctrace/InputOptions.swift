@@ -115,7 +115,9 @@ struct RuleOptions: ParsableArguments {
 
     func validate() throws {
         for assignment in severity where RuleSettings.assignment(assignment) == nil {
-            throw ValidationError("--severity \(assignment): expected RULE=error|warning|info|off with a rule from `lctrace rules`.")
+            let rule = String(assignment.split(separator: "=", maxSplits: 1).first ?? "")
+            let hint = Rule(rawValue: rule) == nil ? Suggestion.hint(for: rule, among: Rule.allCases.map(\.rawValue)) : ""
+            throw ValidationError("--severity \(assignment)\(hint): expected RULE=error|warning|info|off with a rule from `lctrace rules`.")
         }
         if let leakTimeout, let problem = RuleSettings.leakTimeoutProblem(leakTimeout) {
             throw ValidationError("--leak-timeout \(problem).")

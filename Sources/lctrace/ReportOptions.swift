@@ -12,11 +12,25 @@ struct ReporterRequest: ExpressibleByArgument, Equatable {
     }
 
     init?(argument: String) {
+        guard let request = try? ReporterRequest.parse(argument) else { return nil }
+        self = request
+    }
+
+    /// The names SwiftLint gives reports that are the same as one of lctrace's.
+    static let aliases: [String: ReportKind] = ["github-actions-logging": .githubActions]
+
+    /// `NAME[=PATH]`; an unknown name is an error that lists the names, and the closest one when a name was mistyped.
+    static func parse(_ argument: String) throws -> ReporterRequest {
         let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-        guard let reporter = ReportKind(rawValue: parts[0]) else { return nil }
-        if parts.count == 2, parts[1].isEmpty { return nil }
+        guard let reporter = ReportKind(rawValue: parts[0]) ?? aliases[parts[0]] else {
+            throw ValidationError("unknown reporter '\(parts[0])'\(Suggestion.hint(for: parts[0], among: allValueStrings)); "
+                                  + "the reporters are \(allValueStrings.joined(separator: ", "))")
+        }
+        if parts.count == 2, parts[1].isEmpty {
+            throw ValidationError("'\(argument)' names no file after '='; write \(parts[0]) alone for standard output")
+        }
         // `NAME=-` is standard output, as `-` is everywhere else on the command line.
-        self.init(reporter, path: parts.count == 2 && parts[1] != "-" ? parts[1] : nil)
+        return ReporterRequest(reporter, path: parts.count == 2 && parts[1] != "-" ? parts[1] : nil)
     }
 
     static var allValueStrings: [String] { ReportKind.allCases.map(\.rawValue) }
@@ -28,7 +42,7 @@ struct ReportOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "Write this report (repeatable, several in one pass): \(ReportKind.allCases.map(\.rawValue).joined(separator: ", ")). "
             + "With =PATH it goes to that file; without, to standard output (or --output).",
-        valueName: "name[=path]"))
+        valueName: "name[=path]"), completion: .list(ReporterRequest.allValueStrings), transform: ReporterRequest.parse)
     var reporter: [ReporterRequest] = []
 
     @Option(name: [.customShort("o"), .long], help: ArgumentHelp(

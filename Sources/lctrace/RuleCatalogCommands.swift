@@ -41,7 +41,7 @@ struct Explain: ParsableCommand {
 
     func validate() throws {
         if Rule(rawValue: rule) == nil {
-            throw ValidationError("unknown rule '\(rule)'; `lctrace rules` lists them.")
+            throw ValidationError("unknown rule '\(rule)'\(Suggestion.hint(for: rule, among: Rule.allCases.map(\.rawValue))); `lctrace rules` lists them.")
         }
     }
 

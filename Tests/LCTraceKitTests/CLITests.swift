@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import LCTraceKit
 @testable import lctrace_loggen
+@testable import lctrace
 
 /// Runs the built `lctrace` executable.
 struct CommandResult {
@@ -34,6 +35,28 @@ func lctrace(_ arguments: [String], stdin: Data? = nil, environment: [String: St
 }
 
 @Suite(.serialized) struct CLITests {
+    /// A mistyped reporter or rule name is a usage error that names the closest one and, for reporters, lists them
+    /// all; SwiftLint's name for the GitHub annotations works; a command after the default command's options is
+    /// named as the mistake rather than read as a file.
+    @Test func mistakesOnTheCommandLineAreNamedWithWhatWasMeant() throws {
+        let sample = "SampleLogs/seed-push-pop.log"
+        let reporter = try lctrace(["check", "--reporter", "sarf", sample])
+        #expect(reporter.status == 2)
+        #expect(reporter.stderr.contains("unknown reporter 'sarf' (did you mean 'sarif'?); the reporters are xcode, text, json,"), "\(reporter.stderr)")
+        #expect(try lctrace(["check", "--reporter", "zzz", sample]).stderr.contains("unknown reporter 'zzz'; the reporters are"))
+        let alias = try lctrace(["check", "--reporter", "github-actions-logging", sample])
+        #expect(alias.status == 0 && alias.stdout.hasPrefix("::notice file=SampleLogs/seed-push-pop.log"), "\(alias.stdout)")
+        let rule = try lctrace(["explain", "did-apear-twice"])
+        #expect(rule.status == 2 && rule.stderr.contains("unknown rule 'did-apear-twice' (did you mean 'did-appear-twice'?)"))
+        let severity = try lctrace(["check", "--severity", "posible-leak=off", sample])
+        #expect(severity.status == 2 && severity.stderr.contains("--severity posible-leak=off (did you mean 'possible-leak'?)"))
+        let misplaced = try lctrace(["--color", "always", "check", sample])
+        #expect(misplaced.status == 2)
+        #expect(misplaced.stderr.contains("'check' is a command, and there is no file of that name: put the command first"))
+        #expect(Suggestion.closest(to: "mermaid-shrot", among: ["mermaid", "mermaid-short"]) == "mermaid-short")
+        #expect(Suggestion.closest(to: "x", among: ["xcode", "json"]) == nil)
+    }
+
     @Test func readsStandardInput() throws {
         let log = try Data(contentsOf: Fixtures.sampleLogs.appendingPathComponent("seed-push-pop.log"))
         let viaStdin = try lctrace(["--no-events"], stdin: log)

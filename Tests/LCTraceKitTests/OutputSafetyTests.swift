@@ -245,7 +245,7 @@ import Testing
         // An argument error keeps the list of values it offers.
         let reporter = try lctrace(["--reporter", "sarf", "app.log"], directory: directory)
         #expect(reporter.status == 2)
-        #expect(reporter.stderr.contains("Please provide one of the following: xcode, text, json,") && reporter.stderr.hasSuffix("mermaid-short\n"),
+        #expect(reporter.stderr.contains("the reporters are xcode, text, json,") && reporter.stderr.hasSuffix("mermaid-short\n"),
                 "\(reporter.stderr)")
     }
 
