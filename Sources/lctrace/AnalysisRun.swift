@@ -15,6 +15,8 @@ struct AnalysisRun {
     var emptyInputIsError = false
     /// The least severe finding the compiler-form report prints (`check --min-severity`, `--verbose`).
     var minimumSeverity: Severity = .info
+    /// Name the configuration file read on standard error (`check --verbose`).
+    var namesConfig = false
 
     /// What a run came to: its summary (with the baseline's known findings taken out), and how many of the paths
     /// below the folders given could not be read (said on stderr as they were met; the run is to end with status 2).
@@ -32,6 +34,7 @@ struct AnalysisRun {
         var options = AnalysisOptions()
         options.follow = input.follow
         (options.rules, options.configPath) = rules.settings()
+        if namesConfig, let path = options.configPath { StandardStream.error.write("lctrace: configuration \(TerminalText.escaped(path))\n") }
         if emptyInputIsError, options.rules.overrides[.noLifecycleEvents] == nil {
             options.rules.overrides[.noLifecycleEvents] = .some(.error)
         }

@@ -39,7 +39,7 @@ struct Check: ParsableCommand {
         """, valueName: "severity"))
     var minSeverity: MinimumSeverity?
 
-    @Flag(name: .long, help: "Print info findings too in the compiler-form report (as --min-severity info).")
+    @Flag(name: .long, help: "Print info findings too in the compiler-form report (as --min-severity info), and name the configuration file read.")
     var verbose = false
 
     @OptionGroup var ruleOptions: RuleOptions
@@ -59,6 +59,7 @@ struct Check: ParsableCommand {
                               failureSeverity: failOn.severity ?? .error)
         run.emptyInputIsError = !allowEmptyInput
         run.minimumSeverity = verbose ? .info : minSeverity?.severity ?? .warning
+        run.namesConfig = verbose
         let outcome = run.run()
         let summary = outcome.summary
         // Writing a baseline accepts what the run found: it does not fail on it.

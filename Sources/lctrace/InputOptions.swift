@@ -98,12 +98,12 @@ struct RuleOptions: ParsableArguments {
     var severity: [String] = []
 
     @Option(name: .long, help: ArgumentHelp(
-        "Read rule settings from this YAML file (default: \(ConfigFile.defaultName) in the working directory, if present).",
+        "Read rule settings from this YAML file (default: \(ConfigFile.defaultName) in the working directory or the nearest folder above it within the repository, if present).",
         valueName: "path"),
         completion: .file(extensions: ["yml", "yaml"]))
     var config: String?
 
-    @Flag(name: .long, help: "Ignore \(ConfigFile.defaultName) in the working directory.")
+    @Flag(name: .long, help: "Read no \(ConfigFile.defaultName), in the working directory or above it.")
     var noConfig = false
 
     @Option(name: .long, help: ArgumentHelp(
@@ -128,11 +128,11 @@ struct RuleOptions: ParsableArguments {
         if config != nil, noConfig { throw ValidationError("--config and --no-config cannot be used together.") }
     }
 
-    /// The configuration file of this run, if any: `--config`, or `.lctrace.yml` in the working directory.
+    /// The configuration file of this run, if any: `--config`, or `.lctrace.yml` in the working directory or the
+    /// nearest folder above it within the repository (`ConfigFile.discover`).
     var configPath: String? {
         if let config { return config }
-        if !noConfig, FileStatus.exists(atPath: ConfigFile.defaultName) { return ConfigFile.defaultName }
-        return nil
+        return noConfig ? nil : ConfigFile.discover()
     }
 
     /// The settings for this run and the configuration file they came from, if any. Exits with status 2 on a bad file.

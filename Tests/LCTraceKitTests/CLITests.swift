@@ -35,6 +35,34 @@ func lctrace(_ arguments: [String], stdin: Data? = nil, environment: [String: St
 }
 
 @Suite(.serialized) struct CLITests {
+    /// The project's configuration file is found from a subfolder, up to the repository's root and no further; a
+    /// mistyped key in it names the closest one.
+    @Test func theConfigurationFileIsFoundAboveTheWorkingDirectoryWithinTheRepository() throws {
+        let root = TestFiles.root.appendingPathComponent("lctrace-config-\(UUID().uuidString)")
+        let repository = root.appendingPathComponent("repo")
+        let deep = repository.appendingPathComponent("app/logs/today")
+        try FileManager.default.createDirectory(at: deep, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: repository.appendingPathComponent(".git"), withIntermediateDirectories: true)
+        try Data(contentsOf: Fixtures.sampleLogs.appendingPathComponent("session-ended-abruptly.log"))
+            .write(to: deep.appendingPathComponent("app.log"))
+        let quiet = "severity:\n  session-ended-abruptly: off\n"
+        try quiet.write(to: repository.appendingPathComponent(".lctrace.yml"), atomically: true, encoding: .utf8)
+        let found = try lctrace(["check", "--verbose", "app.log"], directory: deep)
+        #expect(found.stderr == "lctrace: configuration ../../../.lctrace.yml\n"
+                    + "lctrace: 0 errors, 0 warnings, 0 info in 1 session of 1 input (9 lines, 9 lifecycle events)\n", "\(found.stderr)")
+        #expect(try lctrace(["check", "--verbose", "--no-config", "app.log"], directory: deep).stderr.contains(" 1 info "))
+        // Above the repository's root is another project's.
+        try FileManager.default.removeItem(at: repository.appendingPathComponent(".lctrace.yml"))
+        try quiet.write(to: root.appendingPathComponent(".lctrace.yml"), atomically: true, encoding: .utf8)
+        let outside = try lctrace(["check", "--verbose", "app.log"], directory: deep)
+        #expect(!outside.stderr.contains("configuration") && outside.stderr.contains(" 1 info "), "\(outside.stderr)")
+        try "severty:\n  possible-leak: off\n".write(to: deep.appendingPathComponent(".lctrace.yml"), atomically: true, encoding: .utf8)
+        let mistyped = try lctrace(["check", "app.log"], directory: deep)
+        #expect(mistyped.status == 2)
+        #expect(mistyped.stderr == "lctrace: config .lctrace.yml: unknown key 'severty' (did you mean 'severity'?); "
+                    + "expected severity, leak-timeout, slow-transition\n", "\(mistyped.stderr)")
+    }
+
     /// A mistyped reporter or rule name is a usage error that names the closest one and, for reporters, lists them
     /// all; SwiftLint's name for the GitHub annotations works; a command after the default command's options is
     /// named as the mistake rather than read as a file.

@@ -23,6 +23,27 @@ public struct ConfigFile: Sendable, Equatable {
 
     public init() {}
 
+    /// The project's file for a run in `directory` (the working directory by default): `.lctrace.yml` there, or in
+    /// the nearest folder above it, up to the repository's root (the folder holding `.git`) or the file system's;
+    /// nil when there is none. The path is relative to `directory` (`.lctrace.yml`, `../../.lctrace.yml`), as it is
+    /// named in the reports.
+    public static func discover(from directory: String? = nil) -> String? {
+        guard let start = directory ?? WorkingDirectory.path else {
+            return FileStatus.exists(atPath: defaultName) ? defaultName : nil
+        }
+        var folder = start.hasSuffix("/") && start.count > 1 ? String(start.dropLast()) : start
+        var up = ""
+        for _ in 0..<256 {
+            if FileStatus.exists(atPath: folder + "/" + defaultName) { return up + defaultName }
+            // The repository's root is as far as a project's file is looked for.
+            if FileStatus.exists(atPath: folder + "/.git") { return nil }
+            guard let slash = folder.lastIndex(of: "/"), folder != "/" else { return nil }
+            folder = slash == folder.startIndex ? "/" : String(folder[..<slash])
+            up += "../"
+        }
+        return nil
+    }
+
     /// Reads and validates the file at `path`.
     public static func load(path: String) throws(ConfigError) -> ConfigFile {
         let bytes: [UInt8]
@@ -71,7 +92,8 @@ public struct ConfigFile: Sendable, Equatable {
                 }
                 for (id, level) in table {
                     guard let rule = Rule(rawValue: id) else {
-                        throw ConfigError(path: path, message: "severity: unknown rule '\(id)' (see `lctrace rules`)")
+                        let hint = Suggestion.hint(for: id, among: Rule.allCases.map(\.rawValue))
+                        throw ConfigError(path: path, message: "severity: unknown rule '\(id)'\(hint) (see `lctrace rules`)")
                     }
                     // YAML reads a bare `off` as the boolean false.
                     let text = (level as? Bool) == false ? "off" : "\(level)"
@@ -97,7 +119,7 @@ public struct ConfigFile: Sendable, Equatable {
                 }
                 config.slowTransitionMs = ms
             default:
-                throw ConfigError(path: path, message: "unknown key '\(key)'; expected \(keys.joined(separator: ", "))")
+                throw ConfigError(path: path, message: "unknown key '\(key)'\(Suggestion.hint(for: key, among: keys)); expected \(keys.joined(separator: ", "))")
             }
         }
         return config

@@ -1,8 +1,8 @@
 /// "Did you mean …?" for a mistyped name: the closest of `candidates` by edit distance (insertions, deletions,
 /// substitutions and swaps of neighbours), when it is close enough to be what was meant — at most a third of the
 /// longer name's characters away, and never more than 3.
-enum Suggestion {
-    static func closest(to word: String, among candidates: [String]) -> String? {
+public enum Suggestion {
+    public static func closest(to word: String, among candidates: [String]) -> String? {
         let typed = Array(word.lowercased())
         var best: (name: String, distance: Int)?
         for candidate in candidates {
@@ -15,7 +15,7 @@ enum Suggestion {
     }
 
     /// ` (did you mean 'NAME'?)`, or nothing.
-    static func hint(for word: String, among candidates: [String]) -> String {
+    public static func hint(for word: String, among candidates: [String]) -> String {
         closest(to: word, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
     }
 
