@@ -13,6 +13,8 @@ struct AnalysisRun {
     /// An input with no lifecycle event is an error (`check`, unless `--allow-empty-input`), where the rule's severity
     /// is not set otherwise (`--severity`, the configuration file).
     var emptyInputIsError = false
+    /// The configuration file and its path, read by the command (`RuleOptions.configFile`); flags win over it.
+    var config: (file: ConfigFile, path: String)?
     /// The least severe finding the compiler-form report prints (`check --min-severity`, `--verbose`).
     var minimumSeverity: Severity = .info
     /// Name the configuration file read on standard error (`check --verbose`).
@@ -33,13 +35,21 @@ struct AnalysisRun {
         var unreadPaths = readable.problems
         var options = AnalysisOptions()
         options.follow = input.follow
-        (options.rules, options.configPath) = rules.settings()
+        options.rules = rules.settings(config?.file)
+        options.configPath = config?.path
         if namesConfig, let path = options.configPath { StandardStream.error.write("lctrace: configuration \(TerminalText.escaped(path))\n") }
         if emptyInputIsError, options.rules.overrides[.noLifecycleEvents] == nil {
             options.rules.overrides[.noLifecycleEvents] = .some(.error)
         }
-        options.lineFormat = input.lineFormatOptions.choice
+        // Flags win over the configuration file.
+        let lineFormat = input.lineFormatOptions.choice
+        if case .automatic = lineFormat, let chosen = config?.file.lineFormatChoice {
+            options.lineFormat = chosen
+        } else {
+            options.lineFormat = lineFormat
+        }
         options.processFilter = input.selection.processFilter
+            ?? config?.file.processes.flatMap { ProcessFilter(names: $0, pids: []) }
 
         // Live: the input keeps flowing (a pipe or terminal on stdin, or --follow), so output is flushed as it is decided.
         let readsStandardInput = sources.contains(where: \.isStandardInput)

@@ -39,9 +39,14 @@ struct Analyze: ParsableCommand {
     }
 
     func run() throws {
-        let outcome = AnalysisRun(input: input, report: report, rules: ruleOptions,
-                                  requests: try report.requests(fallback: fallback), includeEvents: !noEvents,
-                                  failureSeverity: failOn.severity ?? .error).run()
+        let config = ruleOptions.configFile()
+        var report = self.report
+        if report.baseline == nil { report.baseline = config.flatMap { $0.file.baselinePath(configPath: $0.path) } }
+        var run = AnalysisRun(input: input, report: report, rules: ruleOptions,
+                              requests: try report.requests(fallback: fallback), includeEvents: !noEvents,
+                              failureSeverity: failOn.severity ?? .error)
+        run.config = config
+        let outcome = run.run()
         let summary = outcome.summary
         failForUnreadInputs(outcome.unreadPaths)
         // Writing a baseline accepts what the run found: it does not fail on it.

@@ -27,8 +27,8 @@ struct Check: ParsableCommand {
 
     @OptionGroup var report: ReportOptions
 
-    @Option(name: .long, help: "Fail (exit status 1) when a finding reaches this severity: error, warning, or never (report only).")
-    var failOn: FailOn = .error
+    @Option(name: .long, help: "Fail (exit status 1) when a finding reaches this severity: error (the default), warning, or never (report only).")
+    var failOn: FailOn?
 
     @Flag(name: .long, help: "Accept an input from which no lifecycle event was read: no-lifecycle-events stays a warning instead of an error.")
     var allowEmptyInput = false
@@ -54,11 +54,17 @@ struct Check: ParsableCommand {
     }
 
     func run() throws {
+        // The configuration file's settings, under the flags.
+        let config = ruleOptions.configFile()
+        let failOn = self.failOn ?? config.flatMap { $0.file.failOn.flatMap(FailOn.init(rawValue:)) } ?? .error
+        var report = self.report
+        if report.baseline == nil { report.baseline = config.flatMap { $0.file.baselinePath(configPath: $0.path) } }
         var run = AnalysisRun(input: input, report: report, rules: ruleOptions,
                               requests: try report.requests(fallback: Check.fallback), includeEvents: false,
                               failureSeverity: failOn.severity ?? .error)
-        run.emptyInputIsError = !allowEmptyInput
-        run.minimumSeverity = verbose ? .info : minSeverity?.severity ?? .warning
+        run.config = config
+        run.emptyInputIsError = !(allowEmptyInput || config?.file.allowEmptyInput == true)
+        run.minimumSeverity = verbose ? .info : minSeverity?.severity ?? config?.file.minimumSeverity ?? .warning
         run.namesConfig = verbose
         let outcome = run.run()
         let summary = outcome.summary

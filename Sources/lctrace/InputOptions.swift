@@ -135,22 +135,31 @@ struct RuleOptions: ParsableArguments {
         return noConfig ? nil : ConfigFile.discover()
     }
 
+    /// The configuration file of this run, read, and its path; nil for none. Exits with status 2 on a bad file.
+    func configFile() -> (file: ConfigFile, path: String)? {
+        guard let path = configPath else { return nil }
+        do {
+            return (try ConfigFile.load(path: path), path)
+        } catch {
+            fail("config \(error)")
+        }
+    }
+
     /// The settings for this run and the configuration file they came from, if any. Exits with status 2 on a bad file.
     func settings() -> (RuleSettings, String?) {
+        let config = configFile()
+        return (settings(config?.file), config?.path)
+    }
+
+    /// The settings for this run from the configuration file `config` (if any) and the flags on top.
+    func settings(_ config: ConfigFile?) -> RuleSettings {
         var settings = RuleSettings()
-        let path = configPath
-        if let path {
-            do {
-                try ConfigFile.load(path: path).apply(to: &settings)
-            } catch {
-                fail("config \(error)")
-            }
-        }
+        config?.apply(to: &settings)
         for assignment in severity {
             if let (rule, level) = RuleSettings.assignment(assignment) { settings.overrides[rule] = .some(level) }
         }
         if let leakTimeout { settings.leakTimeoutSeconds = leakTimeout }
         if let slowTransition { settings.slowTransitionMs = slowTransition }
-        return (settings, path)
+        return settings
     }
 }

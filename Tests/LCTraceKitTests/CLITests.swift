@@ -60,7 +60,55 @@ func lctrace(_ arguments: [String], stdin: Data? = nil, environment: [String: St
         let mistyped = try lctrace(["check", "app.log"], directory: deep)
         #expect(mistyped.status == 2)
         #expect(mistyped.stderr == "lctrace: config .lctrace.yml: unknown key 'severty' (did you mean 'severity'?); "
-                    + "expected severity, leak-timeout, slow-transition\n", "\(mistyped.stderr)")
+                    + "expected \(ConfigFile.keys.joined(separator: ", "))\n", "\(mistyped.stderr)")
+    }
+
+    /// What a CI step repeats lives in the configuration file: the process, the line format, fail-on, min-severity,
+    /// allow-empty-input and the baseline (relative to the file's folder); a flag wins over the file.
+    @Test func theConfigurationFileHoldsWhatACIStepRepeats() throws {
+        let repository = TestFiles.root.appendingPathComponent("lctrace-config-keys-\(UUID().uuidString)")
+        let logs = repository.appendingPathComponent("logs")
+        try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: repository.appendingPathComponent(".git"), withIntermediateDirectories: true)
+        // Two processes in one log: the app's lines have a repeated viewDidAppear, the other's a load loop.
+        let log = """
+            2016-03-17 16:02:37.329 LifeCycle[2148:117099] ViewController viewDidLoad
+            2016-03-17 16:02:37.330 Other[77:1] PageViewController loadView
+            2016-03-17 16:02:37.331 LifeCycle[2148:117099] ViewController viewWillAppear:
+            2016-03-17 16:02:37.332 Other[77:1] PageViewController loadView
+            2016-03-17 16:02:37.333 LifeCycle[2148:117099] ViewController viewDidAppear:
+            2016-03-17 16:02:37.334 Other[77:1] PageViewController loadView
+            2016-03-17 16:02:37.335 LifeCycle[2148:117099] ViewController viewDidAppear:
+
+            """
+        try log.write(to: logs.appendingPathComponent("app.log"), atomically: true, encoding: .utf8)
+        try "".write(to: logs.appendingPathComponent("empty.log"), atomically: true, encoding: .utf8)
+        let config = "process: LifeCycle\nline-format: nslog-classic\nfail-on: warning\nmin-severity: info\n"
+        try config.write(to: repository.appendingPathComponent(".lctrace.yml"), atomically: true, encoding: .utf8)
+
+        let run = try lctrace(["check", "app.log"], directory: logs)
+        #expect(run.status == 1, "fail-on warning from the file")
+        #expect(run.stdout.contains("app.log:7: warning: [did-appear-twice]"))
+        #expect(!run.stdout.contains("load-loop"), "the other process's lines are not read")
+        #expect(run.stderr.contains("1 finding of warning severity or more reaches --fail-on warning"))
+        #expect(try lctrace(["check", "--fail-on", "error", "app.log"], directory: logs).status == 0, "the flag wins")
+        #expect(try lctrace(["check", "empty.log"], directory: logs).status == 1, "an empty input is an error under check")
+
+        // A baseline named in the file, relative to the file's folder, and allow-empty-input.
+        let baseline = repository.appendingPathComponent("ci/baseline.json")
+        try FileManager.default.createDirectory(at: baseline.deletingLastPathComponent(), withIntermediateDirectories: true)
+        #expect(try lctrace(["check", "--write-baseline", baseline.path, "app.log"], directory: logs).status == 0)
+        try (config + "baseline: ci/baseline.json\nallow-empty-input: true\n")
+            .write(to: repository.appendingPathComponent(".lctrace.yml"), atomically: true, encoding: .utf8)
+        // (The empty input is then a warning, not an error: with --fail-on error the run passes.)
+        let known = try lctrace(["check", "--fail-on", "error", "app.log", "empty.log"], directory: logs)
+        #expect(known.status == 0, "\(known.stdout)\(known.stderr)")
+        #expect(known.stderr.contains("; 1 known from the baseline"))
+        #expect(known.stdout.contains("empty.log:1: warning: [no-lifecycle-events]"))
+
+        try "fail-on: sometimes\n".write(to: repository.appendingPathComponent(".lctrace.yml"), atomically: true, encoding: .utf8)
+        let bad = try lctrace(["check", "app.log"], directory: logs)
+        #expect(bad.status == 2 && bad.stderr == "lctrace: config ../.lctrace.yml: fail-on must be error, warning or never\n", "\(bad.stderr)")
     }
 
     /// A mistyped reporter or rule name is a usage error that names the closest one and, for reporters, lists them

@@ -1,17 +1,25 @@
 import Yams
 
-/// A project's `.lctrace.yml`: rule severities and thresholds, read with Yams.
+/// A project's `.lctrace.yml`, read with Yams: rule severities and thresholds, and what a CI step would otherwise
+/// repeat on every command line.
 ///
 ///     severity:
 ///       possible-leak: off
 ///       transition-unrecognized: error
 ///     leak-timeout: 5        # seconds
 ///     slow-transition: 600   # milliseconds
+///     line-format: log-compact          # or pattern: and time-format:
+///     process: [ShopApp]                # --process, one or more names
+///     fail-on: warning                  # check's --fail-on
+///     min-severity: info                # check's --min-severity
+///     allow-empty-input: true           # check's --allow-empty-input
+///     baseline: ci/lctrace-baseline.json
 ///
 /// Flags given on the command line win over the file.
 public struct ConfigFile: Sendable, Equatable {
     public static let defaultName = ".lctrace.yml"
-    public static let keys = ["severity", "leak-timeout", "slow-transition"]
+    public static let keys = ["severity", "leak-timeout", "slow-transition", "line-format", "pattern", "time-format", "process",
+                              "fail-on", "min-severity", "allow-empty-input", "baseline"]
     /// The largest file read (64 KiB), and the most YAML nodes it may expand to (aliases counted at every use):
     /// a small file of nested aliases would otherwise expand to billions of values.
     public static let maxBytes = 64 << 10
@@ -20,6 +28,19 @@ public struct ConfigFile: Sendable, Equatable {
     public var severity: [Rule: Severity?] = [:]
     public var leakTimeoutSeconds: Double?
     public var slowTransitionMs: Double?
+    /// A built-in line format's name (`line-format`), or a header pattern with how its time is written.
+    public var lineFormat: String?
+    public var pattern: String?
+    public var timeFormat: String?
+    /// The processes whose lines are read (`process`).
+    public var processes: [String]?
+    /// `fail-on`: `error`, `warning` or `never`.
+    public var failOn: String?
+    /// `min-severity`: `error`, `warning` or `info`.
+    public var minimumSeverity: Severity?
+    public var allowEmptyInput: Bool?
+    /// The baseline file, as written in the file (relative to the working directory).
+    public var baseline: String?
 
     public init() {}
 
@@ -118,11 +139,76 @@ public struct ConfigFile: Sendable, Equatable {
                     throw ConfigError(path: path, message: "slow-transition \(problem)")
                 }
                 config.slowTransitionMs = ms
+            case "line-format":
+                guard let name = value as? String, name == "auto" || LineFormat.named(name) != nil else {
+                    throw ConfigError(path: path, message: "line-format must be auto or one of "
+                                      + LineFormat.builtIn.map(\.name).joined(separator: ", ") + Suggestion.hint(for: "\(value)", among: LineFormat.builtIn.map(\.name)))
+                }
+                config.lineFormat = name
+            case "pattern":
+                guard let pattern = value as? String else { throw ConfigError(path: path, message: "pattern must be a string") }
+                if let problem = LineFormat.customPatternProblem(pattern) { throw ConfigError(path: path, message: "pattern: \(problem)") }
+                config.pattern = pattern
+            case "time-format":
+                guard let format = value as? String else { throw ConfigError(path: path, message: "time-format must be a string") }
+                config.timeFormat = format
+            case "process":
+                if let name = value as? String {
+                    config.processes = [name]
+                } else if let names = value as? [Any], names.allSatisfy({ $0 is String }), !names.isEmpty {
+                    config.processes = names.map { "\($0)" }
+                } else {
+                    throw ConfigError(path: path, message: "process must be a process name or a list of them")
+                }
+            case "fail-on":
+                guard let level = value as? String, ["error", "warning", "never"].contains(level) else {
+                    throw ConfigError(path: path, message: "fail-on must be error, warning or never")
+                }
+                config.failOn = level
+            case "min-severity":
+                guard let level = (value as? String).flatMap(Severity.init(rawValue:)) else {
+                    throw ConfigError(path: path, message: "min-severity must be error, warning or info")
+                }
+                config.minimumSeverity = level
+            case "allow-empty-input":
+                guard let allowed = value as? Bool else { throw ConfigError(path: path, message: "allow-empty-input must be true or false") }
+                config.allowEmptyInput = allowed
+            case "baseline":
+                guard let baseline = value as? String, !baseline.isEmpty else {
+                    throw ConfigError(path: path, message: "baseline must be the path of a baseline file")
+                }
+                config.baseline = baseline
             default:
                 throw ConfigError(path: path, message: "unknown key '\(key)'\(Suggestion.hint(for: key, among: keys)); expected \(keys.joined(separator: ", "))")
             }
         }
+        if config.pattern != nil, config.lineFormat != nil, config.lineFormat != "auto" {
+            throw ConfigError(path: path, message: "pattern and line-format cannot both be given")
+        }
+        if let timeFormat = config.timeFormat {
+            guard let pattern = config.pattern else {
+                throw ConfigError(path: path, message: "time-format reads the time group of a pattern: give the pattern too")
+            }
+            if let problem = LineFormat.timeFormatProblem(timeFormat, pattern: pattern) {
+                throw ConfigError(path: path, message: "time-format: \(problem)")
+            }
+        }
         return config
+    }
+
+    /// `baseline`, as a path from the working directory: a relative path in the file is relative to the file's folder
+    /// (`configPath` is the file's own path from the working directory).
+    public func baselinePath(configPath: String) -> String? {
+        guard let baseline else { return nil }
+        guard !baseline.hasPrefix("/"), let slash = configPath.lastIndex(of: "/") else { return baseline }
+        return String(configPath[...slash]) + baseline
+    }
+
+    /// The line format the file chooses, if any.
+    public var lineFormatChoice: LineFormatChoice? {
+        if let pattern { return .fixed(.custom(pattern, timeFormat: timeFormat.flatMap { try? TimeFormat($0) })) }
+        if let lineFormat { return LineFormat.named(lineFormat).map { .fixed($0) } ?? .automatic }
+        return nil
     }
 
     /// Whether `node`, with every alias expanded, has at most `budget` nodes; stops counting once it has not.
