@@ -64,6 +64,13 @@ struct AnalysisRun {
         settings.config = options.configPath
         settings.failureSeverity = failureSeverity
         settings.minimumSeverity = minimumSeverity
+        if !report.sources.isEmpty {
+            do {
+                settings.declarations = try ControllerDeclarations.index(report.sources)
+            } catch {
+                fail("--sources: \(report.sources.joined(separator: ", ")) cannot be listed: \(error)")
+            }
+        }
         settings.rules = options.rules
         settings.sessions = report.session
         // Nothing is opened for writing before every output is known not to land on an input or on another output.

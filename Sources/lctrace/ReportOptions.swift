@@ -61,6 +61,12 @@ struct ReportOptions: ParsableArguments {
         completion: .file(extensions: ["json"]))
     var writeBaseline: String?
 
+    @Option(name: .long, help: ArgumentHelp("""
+        The app's source folder (repeatable): the findings about a controller point at the file that declares its \
+        class, in the compiler form (a note), SARIF (related locations) and GitHub annotations (on the source file).
+        """, valueName: "folder"), completion: .directory)
+    var sources: [String] = []
+
     @Flag(name: .long, help: """
         With --write-baseline: key each known finding on its input's file name too, so that it is known only in an \
         input of that name (by default a finding is known in any input: CI names its logs per run).

@@ -43,7 +43,7 @@ import Testing
             .union(LayeringTests.declaredTypes(in: "Run"))
         #expect(upper.isSuperset(of: ["Reporter", "TextReporter", "ByteBuffer", "Analyzer", "Recording"]))
         var named: [String] = []
-        for folder in ["Ingestion", "Model", "Analysis", "Platform"] {
+        for folder in ["Ingestion", "Model", "Analysis", "Platform", "Declarations"] {
             for file in try LayeringTests.swiftFiles(in: folder) {
                 let found = LayeringTests.words(try LayeringTests.code(file)).intersection(upper)
                 if !found.isEmpty { named.append("\(folder)/\(file.lastPathComponent): \(found.sorted().joined(separator: ", "))") }

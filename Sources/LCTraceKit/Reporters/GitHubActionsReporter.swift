@@ -15,10 +15,14 @@ public final class GitHubActionsReporter: FindingTagging {
     private let output: Output
     private let stepSummary: Output?
     private var groups = FindingGroups()
+    /// Where the findings' classes are declared: an annotation goes on the declaration, in the pull request's files,
+    /// and quotes where in the log it was found.
+    private let declarations: ControllerDeclarations?
 
-    public init(output: Output, stepSummary: Output? = nil) {
+    public init(output: Output, stepSummary: Output? = nil, declarations: ControllerDeclarations? = nil) {
         self.output = output
         self.stepSummary = stepSummary
+        self.declarations = declarations
     }
 
     public func finding(_ finding: Finding) { groups.add(finding) }
@@ -33,9 +37,16 @@ public final class GitHubActionsReporter: FindingTagging {
             let shown = ranked.count > budget ? budget - 1 : ranked.count
             for group in ranked.prefix(shown) {
                 let first = group.first
-                output.write(GitHubActionsReporter.command(severity, properties: [
-                    ("file", first.input), ("line", "\(first.line)"), ("title", "[\(first.rule.rawValue)]"),
-                ], message: first.message + group.moreSuffix))
+                if let declaration = declarations?.declarations(of: first).first,
+                   declarations?.declarations(of: first).count == 1 {
+                    output.write(GitHubActionsReporter.command(severity, properties: [
+                        ("file", declaration.path), ("line", "\(declaration.line)"), ("title", "[\(first.rule.rawValue)]"),
+                    ], message: "\(first.input):\(first.line): " + first.message + group.moreSuffix))
+                } else {
+                    output.write(GitHubActionsReporter.command(severity, properties: [
+                        ("file", first.input), ("line", "\(first.line)"), ("title", "[\(first.rule.rawValue)]"),
+                    ], message: first.message + group.moreSuffix))
+                }
             }
             let left = ranked.dropFirst(shown)
             let ungrouped = groups.ungrouped[severity] ?? 0

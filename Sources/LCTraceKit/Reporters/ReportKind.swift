@@ -46,6 +46,8 @@ public enum ReportKind: String, CaseIterable, Sendable {
         public var color = false
         /// The configuration file the run used.
         public var config: String?
+        /// Where the app's classes are declared (`--sources`): the CI reports point at them.
+        public var declarations: ControllerDeclarations?
         /// The least severe finding the compiler form prints (`check --min-severity`; info by default).
         public var minimumSeverity: Severity = .info
         /// Findings from this severity on are failures (`--fail-on`).
@@ -77,7 +79,9 @@ public enum ReportKind: String, CaseIterable, Sendable {
     /// The renderer, writing to `output`; `stepSummary` is where `github-actions` appends its Markdown summary.
     public func reporter(output: Output, settings: Settings, stepSummary: Output? = nil) -> any Reporter {
         switch self {
-        case .xcode: return XcodeReporter(output: output, live: settings.live, minimumSeverity: settings.minimumSeverity)
+        case .xcode:
+            return XcodeReporter(output: output, live: settings.live, minimumSeverity: settings.minimumSeverity,
+                                 declarations: settings.declarations)
         case .text:
             return TextReporter(output: output, style: TextStyle(enabled: settings.color), includeEvents: settings.includeEvents,
                                 live: settings.live)
@@ -85,11 +89,13 @@ public enum ReportKind: String, CaseIterable, Sendable {
         case .ndjson:
             return NDJSONReporter(output: output, includeEvents: settings.includeEvents, config: settings.config,
                                   flushEachLine: settings.live)
-        case .sarif: return SARIFReporter(output: output, failureSeverity: settings.failureSeverity, rules: settings.rules)
+        case .sarif:
+            return SARIFReporter(output: output, failureSeverity: settings.failureSeverity, rules: settings.rules,
+                                 declarations: settings.declarations)
         case .junit: return JUnitReporter(output: output, failureSeverity: settings.failureSeverity, rules: settings.rules)
         case .checkstyle: return CheckstyleReporter(output: output, failureSeverity: settings.failureSeverity, rules: settings.rules)
         case .codeclimate: return CodeClimateReporter(output: output, failureSeverity: settings.failureSeverity, rules: settings.rules)
-        case .githubActions: return GitHubActionsReporter(output: output, stepSummary: stepSummary)
+        case .githubActions: return GitHubActionsReporter(output: output, stepSummary: stepSummary, declarations: settings.declarations)
         case .markdown: return MarkdownReporter(output: output)
         case .chromeTrace: return ChromeTraceReporter(output: output, selection: settings.sessions)
         case .html: return HTMLTimelineReporter(output: output, selection: settings.sessions)

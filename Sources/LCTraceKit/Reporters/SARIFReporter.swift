@@ -17,14 +17,17 @@ public final class SARIFReporter: FindingTagging {
     private var locator: InputLocator
     private var resultsWritten = 0
     private var writer = JSONWriter(indent: 4)
+    /// Where the findings' classes are declared: each result names them as related and logical locations.
+    private let declarations: ControllerDeclarations?
     private static let ruleIndex = Dictionary(uniqueKeysWithValues: RuleCatalog.entries.enumerated().map { ($0.element.rule, $0.offset) })
 
     /// `failureSeverity` is accepted as by the other CI reports: a SARIF consumer decides from each result's `level`.
     /// `rules` gives each rule's level (or `enabled: false`) in the catalogue. Relative inputs are read from
     /// `workingDirectory` (default: the current directory).
     public init(output: Output, failureSeverity: Severity = .error, rules: RuleSettings = RuleSettings(),
-                workingDirectory: String? = nil) {
+                workingDirectory: String? = nil, declarations: ControllerDeclarations? = nil) {
         self.output = output
+        self.declarations = declarations
         locator = InputLocator(workingDirectory: workingDirectory)
         var head = JSONWriter(indent: 3, capacity: 1 << 16)
         output.write("{\n  \"$schema\": \"\(SARIFReporter.schemaURI)\",\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n      \"tool\": ")
@@ -130,6 +133,41 @@ public final class SARIFReporter: FindingTagging {
                     w.key("region")
                     // A finding about a whole input is at its first line.
                     w.object { w in w.member("startLine", max(finding.line, 1)) }
+                }
+                // With the sources indexed, the controller's class, as a logical location of the finding.
+                if declarations != nil, let controller = finding.controller {
+                    w.key("logicalLocations")
+                    w.array { w in w.object { w in
+                        w.member("name", FindingKey.className(ofController: controller))
+                        w.member("kind", "type")
+                    } }
+                }
+            }
+        }
+        if let declarations, let controller = finding.controller {
+            let className = FindingKey.className(ofController: controller)
+            let found = declarations.declarations(of: finding)
+            if !found.isEmpty {
+                w.key("relatedLocations")
+                w.array { w in
+                    for (index, declaration) in found.enumerated() {
+                        let source = locator.location(of: declaration.path)
+                        w.object { w in
+                            w.member("id", index + 1)
+                            w.key("physicalLocation")
+                            w.object { w in
+                                w.key("artifactLocation")
+                                w.object { w in
+                                    w.member("uri", source.uri)
+                                    if case .relative = source.place { w.member("uriBaseId", "%SRCROOT%") }
+                                }
+                                w.key("region")
+                                w.object { w in w.member("startLine", declaration.line) }
+                            }
+                            w.key("message")
+                            w.object { w in w.member("text", ControllerDeclarations.noteText(className: className, count: found.count)) }
+                        }
+                    }
                 }
             }
         }

@@ -8,14 +8,17 @@ public final class XcodeReporter: FindingTagging {
     private let live: Bool
     /// Findings below this severity are left out (counted in the run's summary all the same).
     private let minimumSeverity: Severity
+    /// Where the findings' classes are declared: a `note` line points at each.
+    private let declarations: ControllerDeclarations?
     private let text = ByteBuffer(capacity: 512)
 
     /// `live`: flush each finding as it is written (input that keeps flowing); `minimumSeverity`: the least severe
     /// finding printed.
-    public init(output: Output, live: Bool = false, minimumSeverity: Severity = .info) {
+    public init(output: Output, live: Bool = false, minimumSeverity: Severity = .info, declarations: ControllerDeclarations? = nil) {
         self.output = output
         self.live = live
         self.minimumSeverity = minimumSeverity
+        self.declarations = declarations
     }
 
     public func finding(_ finding: Finding) {
@@ -32,6 +35,18 @@ public final class XcodeReporter: FindingTagging {
         w.write("] ")
         w.write(text: finding.message)
         w.write("\n")
+        if let declarations, let controller = finding.controller {
+            let found = declarations.declarations(of: finding)
+            let className = FindingKey.className(ofController: controller)
+            for declaration in found {
+                w.write(text: TerminalText.lineStart(declaration.path))
+                w.write(":")
+                w.write(declaration.line)
+                w.write(": note: ")
+                w.write(text: ControllerDeclarations.noteText(className: className, count: found.count))
+                w.write("\n")
+            }
+        }
         output.write(text.bytes)
         if live { output.flush() }
     }
