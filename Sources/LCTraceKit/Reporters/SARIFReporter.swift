@@ -119,21 +119,8 @@ public final class SARIFReporter: FindingTagging {
         w.key("locations")
         w.array { w in
             w.object { w in
-                w.key("physicalLocation")
-                w.object { w in
-                    w.key("artifactLocation")
-                    w.object { w in
-                        w.member("uri", place.uri)
-                        if case .relative = place.place { w.member("uriBaseId", "%SRCROOT%") }
-                        if place.place == .standardInput {
-                            w.key("description")
-                            w.object { w in w.member("text", "standard input") }
-                        }
-                    }
-                    w.key("region")
-                    // A finding about a whole input is at its first line.
-                    w.object { w in w.member("startLine", max(finding.line, 1)) }
-                }
+                // A finding about a whole input is at its first line.
+                SARIFReporter.physicalLocation(place, line: max(finding.line, 1), into: &w)
                 // With the sources indexed, the controller's class, as a logical location of the finding.
                 if declarations != nil, let controller = finding.controller {
                     w.key("logicalLocations")
@@ -154,16 +141,7 @@ public final class SARIFReporter: FindingTagging {
                         let source = locator.location(of: declaration.path)
                         w.object { w in
                             w.member("id", index + 1)
-                            w.key("physicalLocation")
-                            w.object { w in
-                                w.key("artifactLocation")
-                                w.object { w in
-                                    w.member("uri", source.uri)
-                                    if case .relative = source.place { w.member("uriBaseId", "%SRCROOT%") }
-                                }
-                                w.key("region")
-                                w.object { w in w.member("startLine", declaration.line) }
-                            }
+                            SARIFReporter.physicalLocation(source, line: declaration.line, into: &w)
                             w.key("message")
                             w.object { w in w.member("text", ControllerDeclarations.noteText(className: className, count: found.count)) }
                         }
@@ -179,6 +157,25 @@ public final class SARIFReporter: FindingTagging {
             if let controller = finding.controller { w.member("controller", controller) }
             if let expected = finding.expected { w.member("expected", expected) }
             if let actual = finding.actual { w.member("actual", actual) }
+        }
+    }
+
+    /// A `physicalLocation` member: the file (relative to `%SRCROOT%` when below the working directory; standard input
+    /// described as such) and the line.
+    private static func physicalLocation(_ place: InputLocation, line: Int, into w: inout JSONWriter) {
+        w.key("physicalLocation")
+        w.object { w in
+            w.key("artifactLocation")
+            w.object { w in
+                w.member("uri", place.uri)
+                if case .relative = place.place { w.member("uriBaseId", "%SRCROOT%") }
+                if place.place == .standardInput {
+                    w.key("description")
+                    w.object { w in w.member("text", "standard input") }
+                }
+            }
+            w.key("region")
+            w.object { w in w.member("startLine", line) }
         }
     }
 
