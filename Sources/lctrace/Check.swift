@@ -59,6 +59,7 @@ struct Check: ParsableCommand {
         let failOn = self.failOn ?? config.flatMap { $0.file.failOn.flatMap(FailOn.init(rawValue:)) } ?? .error
         var report = self.report
         if report.baseline == nil { report.baseline = config.flatMap { $0.file.baselinePath(configPath: $0.path) } }
+        if report.sources.isEmpty { report.sources = config.flatMap { $0.file.sourcePaths(configPath: $0.path) } ?? [] }
         var run = AnalysisRun(input: input, report: report, rules: ruleOptions,
                               requests: try report.requests(fallback: Check.fallback), includeEvents: false,
                               failureSeverity: failOn.severity ?? .error)

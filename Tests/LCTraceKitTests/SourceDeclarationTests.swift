@@ -104,6 +104,23 @@ import Testing
         #expect((results[2]["relatedLocations"] as? [Any])?.count == 2)
         #expect(results[3]["relatedLocations"] == nil)
 
+        let codeClimate = try lctrace(["check", "--fail-on", "never", "--sources", "App", "--reporter", "codeclimate", "app.log"], directory: root)
+        let issues = try #require(try JSONSerialization.jsonObject(with: Data(codeClimate.stdout.utf8)) as? [[String: Any]])
+        let other = try #require(issues.first?["other_locations"] as? [[String: Any]])
+        #expect(other.first?["path"] as? String == "App/Screens/DetailViewController.swift")
+        #expect((other.first?["lines"] as? [String: Any])?["begin"] as? Int == 4)
+        #expect(issues[3]["other_locations"] == nil)
+
+        // The configuration file names the folders once, relative to its own folder, for a run from a subfolder.
+        try FileManager.default.createDirectory(at: root.appendingPathComponent(".git"), withIntermediateDirectories: true)
+        try "sources: App\n".write(to: root.appendingPathComponent(".lctrace.yml"), atomically: true, encoding: .utf8)
+        let logs = root.appendingPathComponent("logs")
+        try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: root.appendingPathComponent("app.log"), to: logs.appendingPathComponent("app.log"))
+        let configured = try lctrace(["check", "--fail-on", "never", "app.log"], directory: logs)
+        #expect(configured.stdout.contains("app.log:4: warning: [did-appear-twice] viewDidAppear on DetailViewController, which is already visible\n"
+                                           + "../App/Screens/DetailViewController.swift:4: note: DetailViewController is declared here\n"), "\(configured.stdout)")
+
         let missing = try lctrace(["check", "--sources", "NoSuchFolder", "app.log"], directory: root)
         #expect(missing.status == 2 && missing.stderr.hasPrefix("lctrace: --sources: NoSuchFolder cannot be listed: "), "\(missing.stderr)")
         if let python = SchemaValidation.python, SchemaValidation.directory != nil {

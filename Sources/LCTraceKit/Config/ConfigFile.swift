@@ -14,12 +14,13 @@ import Yams
 ///     min-severity: info                # check's --min-severity
 ///     allow-empty-input: true           # check's --allow-empty-input
 ///     baseline: ci/lctrace-baseline.json
+///     sources: [App]                    # --sources, relative to this file's folder
 ///
 /// Flags given on the command line win over the file.
 public struct ConfigFile: Sendable, Equatable {
     public static let defaultName = ".lctrace.yml"
     public static let keys = ["severity", "leak-timeout", "slow-transition", "line-format", "pattern", "time-format", "process",
-                              "fail-on", "min-severity", "allow-empty-input", "baseline"]
+                              "fail-on", "min-severity", "allow-empty-input", "baseline", "sources"]
     /// The largest file read (64 KiB), and the most YAML nodes it may expand to (aliases counted at every use):
     /// a small file of nested aliases would otherwise expand to billions of values.
     public static let maxBytes = 64 << 10
@@ -41,6 +42,8 @@ public struct ConfigFile: Sendable, Equatable {
     public var allowEmptyInput: Bool?
     /// The baseline file, as written in the file (relative to the working directory).
     public var baseline: String?
+    /// The app's source folders (`sources`), as written in the file.
+    public var sources: [String]?
 
     public init() {}
 
@@ -178,6 +181,14 @@ public struct ConfigFile: Sendable, Equatable {
                     throw ConfigError(path: path, message: "baseline must be the path of a baseline file")
                 }
                 config.baseline = baseline
+            case "sources":
+                if let folder = value as? String, !folder.isEmpty {
+                    config.sources = [folder]
+                } else if let folders = value as? [Any], !folders.isEmpty, folders.allSatisfy({ ($0 as? String)?.isEmpty == false }) {
+                    config.sources = folders.map { "\($0)" }
+                } else {
+                    throw ConfigError(path: path, message: "sources must be a folder or a list of them")
+                }
             default:
                 throw ConfigError(path: path, message: "unknown key '\(key)'\(Suggestion.hint(for: key, among: keys)); expected \(keys.joined(separator: ", "))")
             }
@@ -199,9 +210,18 @@ public struct ConfigFile: Sendable, Equatable {
     /// `baseline`, as a path from the working directory: a relative path in the file is relative to the file's folder
     /// (`configPath` is the file's own path from the working directory).
     public func baselinePath(configPath: String) -> String? {
-        guard let baseline else { return nil }
-        guard !baseline.hasPrefix("/"), let slash = configPath.lastIndex(of: "/") else { return baseline }
-        return String(configPath[...slash]) + baseline
+        baseline.map { ConfigFile.path($0, besides: configPath) }
+    }
+
+    /// `sources`, as paths from the working directory, as `baselinePath` gives the baseline.
+    public func sourcePaths(configPath: String) -> [String]? {
+        sources.map { $0.map { ConfigFile.path($0, besides: configPath) } }
+    }
+
+    /// A path written in the file, from the working directory: a relative one is relative to the file's folder.
+    private static func path(_ written: String, besides configPath: String) -> String {
+        guard !written.hasPrefix("/"), let slash = configPath.lastIndex(of: "/") else { return written }
+        return String(configPath[...slash]) + written
     }
 
     /// The line format the file chooses, if any.

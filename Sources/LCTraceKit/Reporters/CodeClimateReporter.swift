@@ -18,10 +18,23 @@ public final class CodeClimateReporter: FindingTagging {
     /// `failureSeverity` and `rules` are accepted as by the other CI reports: each issue carries its own severity.
     /// Relative inputs are read from `workingDirectory` (default: the current directory).
     public init(output: Output, failureSeverity: Severity = .error, rules: RuleSettings = RuleSettings(),
-                workingDirectory: String? = nil) {
+                workingDirectory: String? = nil, declarations: ControllerDeclarations? = nil) {
         self.output = output
+        self.declarations = declarations
         locator = InputLocator(workingDirectory: workingDirectory)
         output.write("[")
+    }
+
+    /// Where the findings' classes are declared (`--sources`): each issue names them as other locations.
+    private let declarations: ControllerDeclarations?
+
+    /// A location: a path and its first line.
+    private static func location(_ path: String, line: Int, into w: inout JSONWriter) {
+        w.object { w in
+            w.member("path", path)
+            w.key("lines")
+            w.object { w in w.member("begin", line) }
+        }
     }
 
     public func finding(_ finding: Finding) {
@@ -39,10 +52,13 @@ public final class CodeClimateReporter: FindingTagging {
             w.member("severity", "\(CodeClimateReporter.word(for: finding.severity))")
             w.member("fingerprint", FindingKey.fingerprint(of: [key, path, String(occurrence)]))
             w.key("location")
-            w.object { w in
-                w.member("path", path)
-                w.key("lines")
-                w.object { w in w.member("begin", max(finding.line, 1)) }
+            CodeClimateReporter.location(path, line: max(finding.line, 1), into: &w)
+            // With the sources indexed, the declaration of the controller's class.
+            if let found = declarations?.declarations(of: finding), !found.isEmpty {
+                w.key("other_locations")
+                w.array { w in
+                    for declaration in found { CodeClimateReporter.location(locator.location(of: declaration.path).path, line: declaration.line, into: &w) }
+                }
             }
         }
         output.write(issuesWritten == 0 ? "\n  " : ",\n  ")

@@ -94,7 +94,9 @@ public enum ReportKind: String, CaseIterable, Sendable {
                                  declarations: settings.declarations)
         case .junit: return JUnitReporter(output: output, failureSeverity: settings.failureSeverity, rules: settings.rules)
         case .checkstyle: return CheckstyleReporter(output: output, failureSeverity: settings.failureSeverity, rules: settings.rules)
-        case .codeclimate: return CodeClimateReporter(output: output, failureSeverity: settings.failureSeverity, rules: settings.rules)
+        case .codeclimate:
+            return CodeClimateReporter(output: output, failureSeverity: settings.failureSeverity, rules: settings.rules,
+                                       declarations: settings.declarations)
         case .githubActions: return GitHubActionsReporter(output: output, stepSummary: stepSummary, declarations: settings.declarations)
         case .markdown: return MarkdownReporter(output: output)
         case .chromeTrace: return ChromeTraceReporter(output: output, selection: settings.sessions)
