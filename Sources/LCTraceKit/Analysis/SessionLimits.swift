@@ -1,6 +1,6 @@
 /// How much of one session its report keeps. `log stream | lctrace` and `--follow` are one session without end, so
 /// what a session keeps must be bounded by the controllers alive in it, not by its events or by the instances that
-/// ever lived in it. Whatever a report leaves out it counts, and the renderers say so; findings are all handed to the
+/// ever lived in it. Whatever a report leaves out it counts, and the reporters say so; findings are all handed to the
 /// output and counted in the summary whatever the session report keeps of them.
 struct SessionLimits: Sendable {
     /// Controllers a session lists: the first ones created, and every one not known to be deallocated when the

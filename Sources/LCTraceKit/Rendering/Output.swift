@@ -1,4 +1,4 @@
-/// Where a renderer writes: a buffered file descriptor (standard output) or memory (tests).
+/// Where a reporter writes: a buffered file descriptor (standard output) or memory (tests).
 public final class Output: TextOutputStream {
     private let fd: Int32?
     private let buffer = ByteBuffer(capacity: 1 << 17)

@@ -1,4 +1,4 @@
-/// The report: what every renderer prints, built once by the analysis.
+/// The report: what every reporter writes, built once by the analysis.
 
 /// One callback on a timeline.
 public struct EventRecord: Sendable, Equatable {

@@ -93,7 +93,7 @@ public final class NDJSONReporter: StreamingReporter, SessionFormatting, LiveEve
 
 /// The JSON Lines of the live items, events and transitions, rendered on any thread except for their session number:
 /// a section of a file analysed in parallel does not know how many sessions came before it until it is replayed.
-/// The line is `head`, the session number, then the tail; the renderer writes every such line this way. Tails are
+/// The line is its fixed beginning (`RenderedItem.prefix`), the session number, then the tail; the reporter writes every such line this way. Tails are
 /// appended to a text the caller keeps (a worker keeps one for all the items of its part of the input).
 public struct LiveItemLines: Sendable {
     let includeEvents: Bool

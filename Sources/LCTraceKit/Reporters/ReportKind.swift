@@ -1,4 +1,4 @@
-/// The reports lctrace can write, by the name `--reporter NAME[=PATH]` takes: one renderer each, all over the
+/// The reports lctrace can write, by the name `--reporter NAME[=PATH]` takes: one reporter each, all over the
 /// same report model, any number of them in one pass.
 public enum ReportKind: String, CaseIterable, Sendable {
     case xcode
@@ -76,7 +76,7 @@ public enum ReportKind: String, CaseIterable, Sendable {
         }
     }
 
-    /// The renderer, writing to `output`; `stepSummary` is where `github-actions` appends its Markdown summary.
+    /// The reporter, writing to `output`; `stepSummary` is where `github-actions` appends its Markdown summary.
     public func reporter(output: Output, settings: Settings, stepSummary: Output? = nil) -> any Reporter {
         switch self {
         case .xcode:

@@ -21,7 +21,7 @@ public struct TextStyle: Sendable {
 /// Live (input from a pipe or terminal, or `--follow`), each finding is printed and flushed the moment it is
 /// decided, and the session blocks that follow leave their findings out.
 ///
-/// Session blocks are written as bytes (`TextWriter`), by the same function whether this renderer writes them or a
+/// Session blocks are written as bytes (`TextWriter`), by the same function whether this reporter writes them or a
 /// parallel run's worker renders them ahead of time (`sessionFormatter`).
 public final class TextReporter: SessionFormatting {
     private let output: Output
