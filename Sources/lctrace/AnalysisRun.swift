@@ -105,7 +105,9 @@ struct AnalysisRun {
         do {
             analyzer = try Analyzer(options: options, reports: reports)
         } catch {
-            fail(oneLine("--pattern: \(error)"))
+            // The pattern is the flag's, else the configuration file's.
+            let source = input.lineFormatOptions.pattern == nil ? config.map { "config \($0.path): pattern" } : nil
+            fail(oneLine("\(source ?? "--pattern"): \(error)"))
         }
         let statistics = RunStatistics()
         let reportOnTerminal = outputs.contains { $0.path == nil } && StandardStream.output.isTerminal

@@ -39,7 +39,7 @@ struct Check: ParsableCommand {
         """, valueName: "severity"))
     var minSeverity: MinimumSeverity?
 
-    @Flag(name: .long, help: "Print info findings too in the compiler-form report (as --min-severity info), and name the configuration file read.")
+    @Flag(name: .long, help: "Print info findings too in the compiler-form report (as --min-severity info, which wins when both are given), and name the configuration file read.")
     var verbose = false
 
     @OptionGroup var ruleOptions: RuleOptions
@@ -58,14 +58,17 @@ struct Check: ParsableCommand {
         let config = ruleOptions.configFile()
         let failOn = self.failOn ?? config.flatMap { $0.file.failOn.flatMap(FailOn.init(rawValue:)) } ?? .error
         var report = self.report
-        if report.baseline == nil { report.baseline = config.flatMap { $0.file.baselinePath(configPath: $0.path) } }
+        // The file's baseline is read unless this run writes one (which refreshes it).
+        if report.baseline == nil, report.writeBaseline == nil {
+            report.baseline = config.flatMap { $0.file.baselinePath(configPath: $0.path) }
+        }
         if report.sources.isEmpty { report.sources = config.flatMap { $0.file.sourcePaths(configPath: $0.path) } ?? [] }
         var run = AnalysisRun(input: input, report: report, rules: ruleOptions,
                               requests: try report.requests(fallback: Check.fallback), includeEvents: false,
                               failureSeverity: failOn.severity ?? .error)
         run.config = config
         run.emptyInputIsError = !(allowEmptyInput || config?.file.allowEmptyInput == true)
-        run.minimumSeverity = verbose ? .info : minSeverity?.severity ?? config?.file.minimumSeverity ?? .warning
+        run.minimumSeverity = minSeverity?.severity ?? (verbose ? .info : config?.file.minimumSeverity ?? .warning)
         run.namesConfig = verbose
         let outcome = run.run()
         let summary = outcome.summary

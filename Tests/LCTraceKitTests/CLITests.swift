@@ -106,6 +106,10 @@ func lctrace(_ arguments: [String], stdin: Data? = nil, environment: [String: St
         #expect(known.stderr.contains("; 1 known from the baseline"))
         #expect(known.stdout.contains("empty.log:1: warning: [no-lifecycle-events]"))
 
+        // Writing the baseline the file names refreshes it: the file's baseline is not read in that run.
+        let refreshed = try lctrace(["check", "--write-baseline", baseline.path, "app.log"], directory: logs)
+        #expect(refreshed.status == 0, "\(refreshed.stderr)")
+
         try "fail-on: sometimes\n".write(to: repository.appendingPathComponent(".lctrace.yml"), atomically: true, encoding: .utf8)
         let bad = try lctrace(["check", "app.log"], directory: logs)
         #expect(bad.status == 2 && bad.stderr == "lctrace: config ../.lctrace.yml: fail-on must be error, warning or never\n", "\(bad.stderr)")

@@ -72,6 +72,8 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
             #expect(run.stdout.contains("SampleLogs/session-ended-abruptly.log:9: note: [session-ended-abruptly] "), "\(asked)")
             #expect(run.stdout.split(separator: "\n").count == 3)
         }
+        #expect(!(try lctrace(["check", "--verbose", "--min-severity", "warning"] + inputs).stdout.contains(": note: ")),
+                "an explicit --min-severity wins over --verbose")
         let errorsOnly = try lctrace(["check", "--min-severity", "error"] + inputs)
         #expect(errorsOnly.stdout.split(separator: "\n").map { $0.contains(": error: ") } == [true])
         #expect(try lctrace(["check", "--min-severity", "notice"] + inputs).status == 2)
@@ -276,6 +278,29 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
         let alone = try lctrace(["check", "--baseline-by-input", first])
         #expect(alone.status == 2)
         #expect(alone.stderr.contains("--baseline-by-input says how --write-baseline keys the findings it writes"))
+    }
+
+    /// Two processes' sessions open at once: each closed session leaves out its own known findings, not the other's.
+    @Test func aBaselineLeavesKnownFindingsOutOfInterleavedSessions() throws {
+        let log = """
+            2016-03-17 16:02:37.329 AppA[100:1] ViewController viewDidLoad
+            2016-03-17 16:02:37.330 AppB[200:1] ListViewController viewDidLoad
+            2016-03-17 16:02:37.331 AppA[100:1] ViewController viewWillAppear:
+            2016-03-17 16:02:37.332 AppB[200:1] ListViewController viewWillAppear:
+            2016-03-17 16:02:37.333 AppA[100:1] ViewController viewDidAppear:
+            2016-03-17 16:02:37.334 AppB[200:1] ListViewController viewDidAppear:
+            2016-03-17 16:02:37.335 AppA[100:1] ViewController viewDidAppear:
+            2016-03-17 16:02:37.336 AppB[200:1] ListViewController viewDidAppear:
+
+            """
+        let path = try Fixtures.temporaryFile(log, name: "two.log")
+        let baseline = temporaryPath("two.json")
+        #expect(try lctrace(["check", "--write-baseline", baseline, path]).status == 0)
+        let json = try lctrace(["--format", "json", "--no-events", "--baseline", baseline, path])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let sessions = try #require(document["sessions"] as? [[String: Any]])
+        #expect(sessions.map { $0["findings"] as? Int } == [0, 0])
+        #expect((document["findings"] as? [Any])?.isEmpty == true)
     }
 
     @Test func aBaselineOfAnotherFormatOrShapeIsAnError() throws {

@@ -66,6 +66,9 @@ import Testing
         #expect(index.filesRead == 5)
         #expect(ControllerDeclarations.swiftClassName(ArraySlice("    class var shared: A { A() }".utf8)) == nil)
         #expect(ControllerDeclarations.swiftClassName(ArraySlice("@objc(Detail) open class Detail<T>: Base {".utf8)) == "Detail")
+        #expect(ControllerDeclarations.swiftClassName(ArraySlice("@available(iOS 15, *) final class Modern: UIViewController {".utf8)) == "Modern")
+        #expect(ControllerDeclarations.swiftClassName(ArraySlice(" * class Described in prose".utf8)) == nil)
+        #expect(ControllerDeclarations.swiftClassName(ArraySlice("// class Commented".utf8)) == nil)
         #expect(throws: SystemError.self) { try ControllerDeclarations.index([root.appendingPathComponent("missing").path]) }
     }
 

@@ -40,7 +40,7 @@ public struct ConfigFile: Sendable, Equatable {
     /// `min-severity`: `error`, `warning` or `info`.
     public var minimumSeverity: Severity?
     public var allowEmptyInput: Bool?
-    /// The baseline file, as written in the file (relative to the working directory).
+    /// The baseline file, as written in the file (a relative path is relative to the file's folder: `baselinePath`).
     public var baseline: String?
     /// The app's source folders (`sources`), as written in the file.
     public var sources: [String]?
@@ -52,9 +52,11 @@ public struct ConfigFile: Sendable, Equatable {
     /// nil when there is none. The path is relative to `directory` (`.lctrace.yml`, `../../.lctrace.yml`), as it is
     /// named in the reports.
     public static func discover(from directory: String? = nil) -> String? {
-        guard let start = directory ?? WorkingDirectory.path else {
+        guard let current = WorkingDirectory.path else {
             return FileStatus.exists(atPath: defaultName) ? defaultName : nil
         }
+        // Made absolute, so that the walk can go above a relative directory.
+        let start = directory.map { $0.hasPrefix("/") ? $0 : current + "/" + $0 } ?? current
         var folder = start.hasSuffix("/") && start.count > 1 ? String(start.dropLast()) : start
         var up = ""
         for _ in 0..<256 {

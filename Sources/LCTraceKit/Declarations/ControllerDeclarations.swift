@@ -70,7 +70,16 @@ public struct ControllerDeclarations: Sendable {
     /// The class a Swift line declares: `class Name`, after modifiers and attributes, not `class func` or `class var`.
     static func swiftClassName(_ line: ArraySlice<UInt8>) -> String? {
         guard line.count >= 7 else { return nil }
-        let words = String(decoding: line, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\t" })
+        var text = String(decoding: line, as: UTF8.self)
+        // A comment's line is no declaration (`/* … */` and doc comments are written with a `*` or `//` first).
+        let start = text.drop { $0 == " " || $0 == "\t" }
+        if start.hasPrefix("//") || start.hasPrefix("*") || start.hasPrefix("/*") { return nil }
+        // An attribute's arguments (`@available(iOS 15, *)`) are left out, so that the attribute is one word.
+        while let open = text.firstIndex(of: "("), let close = text[open...].firstIndex(of: ")"),
+              text[..<open].range(of: "class") == nil {
+            text.removeSubrange(open...close)
+        }
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard let classAt = words.firstIndex(of: "class"), classAt + 1 < words.count else { return nil }
         let modifiers: Set<Substring> = ["public", "open", "internal", "fileprivate", "private", "final", "package"]
         guard words[..<classAt].allSatisfy({ modifiers.contains($0) || $0.hasPrefix("@") }) else { return nil }

@@ -39,8 +39,11 @@ public final class GitHubActionsReporter: FindingTagging {
                 let first = group.first
                 if let declaration = declarations?.declarations(of: first).first,
                    declarations?.declarations(of: first).count == 1 {
+                    // Named as the other CI reports name files: from the working directory (the repository's root in
+                    // a workflow), `.` and `..` resolved.
+                    let path = InputLocation(input: declaration.path, workingDirectory: InputLocation.workingDirectory(nil)).path
                     output.write(GitHubActionsReporter.command(severity, properties: [
-                        ("file", declaration.path), ("line", "\(declaration.line)"), ("title", "[\(first.rule.rawValue)]"),
+                        ("file", path), ("line", "\(declaration.line)"), ("title", "[\(first.rule.rawValue)]"),
                     ], message: "\(first.input):\(first.line): " + first.message + group.moreSuffix))
                 } else {
                     output.write(GitHubActionsReporter.command(severity, properties: [

@@ -41,22 +41,26 @@ final class BaselineFilter {
         return false
     }
 
-    /// The session's report without the findings held back while it was read.
+    /// The session's report without the findings held back while it was read. Only that session's: another session
+    /// open at the same time (another process) keeps its own until it closes.
     func leavingOutKnown(_ session: SessionReport) -> SessionReport {
         guard heldBackCount > 0 else { return session }
+        var held = heldBack.filter { $0.key.session == session.index }
+        let heldHere = held.values.reduce(0, +)
+        guard heldHere > 0 else { return session }
+        for key in held.keys { heldBack[key] = nil }
+        heldBackCount -= heldHere
         var session = session
         let listed = session.findings.count
         session.findings.removeAll { finding in
             let id = HeldBack(finding)
-            guard let count = heldBack[id] else { return false }
-            heldBack[id] = count > 1 ? count - 1 : nil
+            guard let count = held[id] else { return false }
+            held[id] = count > 1 ? count - 1 : nil
             return true
         }
         // The rest held back were past the findings the session lists.
-        let unlisted = heldBackCount - (listed - session.findings.count)
+        let unlisted = heldHere - (listed - session.findings.count)
         session.findingsNotListed = max(0, session.findingsNotListed - unlisted)
-        heldBack = [:]
-        heldBackCount = 0
         return session
     }
 
