@@ -30,6 +30,9 @@ struct Lines: ParsableCommand {
 
     @OptionGroup var selection: InputSelectionOptions
 
+    @Flag(name: .long, help: "Read no \(ConfigFile.defaultName): its line format and processes are otherwise used, as by check, when no flag gives them.")
+    var noConfig = false
+
     static let dispositions = LineDisposition.allCases.map(\.rawValue) + SkipReason.allCases.map(\.rawValue)
 
     func validate() throws {
@@ -41,8 +44,14 @@ struct Lines: ParsableCommand {
     func run() throws {
         var options = AnalysisOptions()
         options.keepEvents = false
+        // The project's line format and processes, as check reads them, under the flags.
+        var config: (file: ConfigFile, path: String)?
+        if !noConfig, let path = ConfigFile.discover() {
+            do { config = (try ConfigFile.load(path: path), path) } catch { fail("config \(error)") }
+        }
         options.lineFormat = lineFormatOptions.choice
-        options.processFilter = selection.processFilter
+        if case .automatic = options.lineFormat, let chosen = config?.file.lineFormatChoice { options.lineFormat = chosen }
+        options.processFilter = selection.processFilter ?? config?.file.processes.flatMap { ProcessFilter(names: $0, pids: []) }
         // Standard output or error redirected into a folder read is not a log (`lctrace lines logs > logs/lines.txt`).
         let redirected = [StandardStream.output, .error].compactMap { FileStatus(fileDescriptor: $0.fileDescriptor) }
         let readable = readableInputs(inputs, standardInputName: selection.stdinName,
@@ -55,7 +64,8 @@ struct Lines: ParsableCommand {
         do {
             analyzer = try Analyzer(options: options, reporter: DiscardingReporter())
         } catch {
-            fail(oneLine("--pattern: \(error)"))
+            let source = lineFormatOptions.pattern == nil ? config.map { "config \($0.path): pattern" } : nil
+            fail(oneLine("\(source ?? "--pattern"): \(error)"))
         }
         let shown = Set(only)
         let json = format == .json

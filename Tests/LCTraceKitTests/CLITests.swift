@@ -93,6 +93,10 @@ func lctrace(_ arguments: [String], stdin: Data? = nil, environment: [String: St
         #expect(run.stderr.contains("1 finding of warning severity or more reaches --fail-on warning"))
         #expect(try lctrace(["check", "--fail-on", "error", "app.log"], directory: logs).status == 0, "the flag wins")
         #expect(try lctrace(["check", "empty.log"], directory: logs).status == 1, "an empty input is an error under check")
+        // `lines` reads the lines as check does: the other process's lines are other-process, unless --no-config.
+        let lines = try lctrace(["lines", "--only", "other-process", "app.log"], directory: logs)
+        #expect(lines.stdout.split(separator: "\n").count == 3, "\(lines.stdout)")
+        #expect(try lctrace(["lines", "--no-config", "--only", "other-process", "app.log"], directory: logs).stdout.isEmpty)
 
         // A baseline named in the file, relative to the file's folder, and allow-empty-input.
         let baseline = repository.appendingPathComponent("ci/baseline.json")
