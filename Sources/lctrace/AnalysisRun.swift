@@ -14,7 +14,7 @@ struct AnalysisRun {
     /// is not set otherwise (`--severity`, the configuration file).
     var emptyInputIsError = false
     /// The configuration file and its path, read by the command (`RuleOptions.configFile`); flags win over it.
-    var config: (file: ConfigFile, path: String)?
+    var config: LoadedConfig?
     /// The least severe finding the compiler-form report prints (`check --min-severity`, `--verbose`).
     var minimumSeverity: Severity = .info
     /// Name the configuration file read on standard error (`check --verbose`).
@@ -41,15 +41,8 @@ struct AnalysisRun {
         if emptyInputIsError, options.rules.overrides[.noLifecycleEvents] == nil {
             options.rules.overrides[.noLifecycleEvents] = .some(.error)
         }
-        // Flags win over the configuration file.
-        let lineFormat = input.lineFormatOptions.choice
-        if case .automatic = lineFormat, let chosen = config?.file.lineFormatChoice {
-            options.lineFormat = chosen
-        } else {
-            options.lineFormat = lineFormat
-        }
-        options.processFilter = input.selection.processFilter
-            ?? config?.file.processes.flatMap { ProcessFilter(names: $0, pids: []) }
+        options.lineFormat = input.lineFormatOptions.choice(config)
+        options.processFilter = input.selection.processFilter(config)
 
         // Live: the input keeps flowing (a pipe or terminal on stdin, or --follow), so output is flushed as it is decided.
         let readsStandardInput = sources.contains(where: \.isStandardInput)
@@ -105,9 +98,7 @@ struct AnalysisRun {
         do {
             analyzer = try Analyzer(options: options, reports: reports)
         } catch {
-            // The pattern is the flag's, else the configuration file's.
-            let source = input.lineFormatOptions.pattern == nil ? config.map { "config \($0.path): pattern" } : nil
-            fail(oneLine("\(source ?? "--pattern"): \(error)"))
+            fail(oneLine("\(input.lineFormatOptions.patternSource(config)): \(error)"))
         }
         let statistics = RunStatistics()
         let reportOnTerminal = outputs.contains { $0.path == nil } && StandardStream.output.isTerminal

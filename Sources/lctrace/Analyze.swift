@@ -40,12 +40,7 @@ struct Analyze: ParsableCommand {
 
     func run() throws {
         let config = ruleOptions.configFile()
-        var report = self.report
-        // The file's baseline is read unless this run writes one (which refreshes it).
-        if report.baseline == nil, report.writeBaseline == nil {
-            report.baseline = config.flatMap { $0.file.baselinePath(configPath: $0.path) }
-        }
-        if report.sources.isEmpty { report.sources = config.flatMap { $0.file.sourcePaths(configPath: $0.path) } ?? [] }
+        let report = self.report.withDefaults(from: config)
         var run = AnalysisRun(input: input, report: report, rules: ruleOptions,
                               requests: try report.requests(fallback: fallback), includeEvents: !noEvents,
                               failureSeverity: failOn.severity ?? .error)

@@ -57,12 +57,7 @@ struct Check: ParsableCommand {
         // The configuration file's settings, under the flags.
         let config = ruleOptions.configFile()
         let failOn = self.failOn ?? config.flatMap { $0.file.failOn.flatMap(FailOn.init(rawValue:)) } ?? .error
-        var report = self.report
-        // The file's baseline is read unless this run writes one (which refreshes it).
-        if report.baseline == nil, report.writeBaseline == nil {
-            report.baseline = config.flatMap { $0.file.baselinePath(configPath: $0.path) }
-        }
-        if report.sources.isEmpty { report.sources = config.flatMap { $0.file.sourcePaths(configPath: $0.path) } ?? [] }
+        let report = self.report.withDefaults(from: config)
         var run = AnalysisRun(input: input, report: report, rules: ruleOptions,
                               requests: try report.requests(fallback: Check.fallback), includeEvents: false,
                               failureSeverity: failOn.severity ?? .error)

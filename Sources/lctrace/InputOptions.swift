@@ -88,6 +88,17 @@ struct LineFormatOptions: ParsableArguments {
         if let format = LineFormat.named(lineFormat) { return .fixed(format) }
         return .automatic
     }
+
+    /// The flags' choice, else the configuration file's.
+    func choice(_ config: LoadedConfig?) -> LineFormatChoice {
+        if case .automatic = choice, let chosen = config?.file.lineFormatChoice { return chosen }
+        return choice
+    }
+
+    /// What a header pattern that does not compile is blamed on: the flag, else the configuration file that gave it.
+    func patternSource(_ config: LoadedConfig?) -> String {
+        pattern == nil ? config.map { "config \($0.path): pattern" } ?? "--pattern" : "--pattern"
+    }
 }
 
 /// Rule severities and thresholds: `.lctrace.yml` (or `--config`), then the flags on top.
@@ -136,13 +147,8 @@ struct RuleOptions: ParsableArguments {
     }
 
     /// The configuration file of this run, read, and its path; nil for none. Exits with status 2 on a bad file.
-    func configFile() -> (file: ConfigFile, path: String)? {
-        guard let path = configPath else { return nil }
-        do {
-            return (try ConfigFile.load(path: path), path)
-        } catch {
-            fail("config \(error)")
-        }
+    func configFile() -> LoadedConfig? {
+        configPath.map(LoadedConfig.read)
     }
 
     /// The settings for this run and the configuration file they came from, if any. Exits with status 2 on a bad file.
@@ -161,5 +167,20 @@ struct RuleOptions: ParsableArguments {
         if let leakTimeout { settings.leakTimeoutSeconds = leakTimeout }
         if let slowTransition { settings.slowTransitionMs = slowTransition }
         return settings
+    }
+}
+
+/// A configuration file read for a run, and its path as named in the reports.
+struct LoadedConfig {
+    var file: ConfigFile
+    var path: String
+
+    /// Reads the file at `path`; exits with status 2 when it cannot be read or is not a valid configuration.
+    static func read(_ path: String) -> LoadedConfig {
+        do {
+            return LoadedConfig(file: try ConfigFile.load(path: path), path: path)
+        } catch {
+            fail("config \(error)")
+        }
     }
 }

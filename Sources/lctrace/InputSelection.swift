@@ -31,6 +31,11 @@ struct InputSelectionOptions: ParsableArguments {
     }
 
     var processFilter: ProcessFilter? { ProcessFilter(names: process, pids: pid) }
+
+    /// The flags' processes, else the configuration file's.
+    func processFilter(_ config: LoadedConfig?) -> ProcessFilter? {
+        processFilter ?? config?.file.processes.flatMap { ProcessFilter(names: $0, pids: []) }
+    }
 }
 
 /// The inputs of a run as the command line names them: files, folders (every log below each) and standard input.

@@ -45,13 +45,9 @@ struct Lines: ParsableCommand {
         var options = AnalysisOptions()
         options.keepEvents = false
         // The project's line format and processes, as check reads them, under the flags.
-        var config: (file: ConfigFile, path: String)?
-        if !noConfig, let path = ConfigFile.discover() {
-            do { config = (try ConfigFile.load(path: path), path) } catch { fail("config \(error)") }
-        }
-        options.lineFormat = lineFormatOptions.choice
-        if case .automatic = options.lineFormat, let chosen = config?.file.lineFormatChoice { options.lineFormat = chosen }
-        options.processFilter = selection.processFilter ?? config?.file.processes.flatMap { ProcessFilter(names: $0, pids: []) }
+        let config = noConfig ? nil : ConfigFile.discover().map(LoadedConfig.read)
+        options.lineFormat = lineFormatOptions.choice(config)
+        options.processFilter = selection.processFilter(config)
         // Standard output or error redirected into a folder read is not a log (`lctrace lines logs > logs/lines.txt`).
         let redirected = [StandardStream.output, .error].compactMap { FileStatus(fileDescriptor: $0.fileDescriptor) }
         let readable = readableInputs(inputs, standardInputName: selection.stdinName,
@@ -64,8 +60,7 @@ struct Lines: ParsableCommand {
         do {
             analyzer = try Analyzer(options: options, reporter: DiscardingReporter())
         } catch {
-            let source = lineFormatOptions.pattern == nil ? config.map { "config \($0.path): pattern" } : nil
-            fail(oneLine("\(source ?? "--pattern"): \(error)"))
+            fail(oneLine("\(lineFormatOptions.patternSource(config)): \(error)"))
         }
         let shown = Set(only)
         let json = format == .json

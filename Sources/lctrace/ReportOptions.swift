@@ -86,6 +86,16 @@ struct ReportOptions: ParsableArguments {
     var outputPath: String? { output == "-" ? nil : output }
 
     /// The reports asked for, or `fallback` when none was; one at most goes to standard output.
+    /// These options with the configuration file's baseline and source folders where the flags give none. The file's
+    /// baseline is not read by a run that writes one (which refreshes it).
+    func withDefaults(from config: LoadedConfig?) -> ReportOptions {
+        guard let config else { return self }
+        var options = self
+        if options.baseline == nil, options.writeBaseline == nil { options.baseline = config.file.baselinePath(configPath: config.path) }
+        if options.sources.isEmpty { options.sources = config.file.sourcePaths(configPath: config.path) ?? [] }
+        return options
+    }
+
     func requests(fallback: [ReporterRequest]) throws -> [ReporterRequest] {
         let requests = reporter.isEmpty ? fallback : reporter
         if baselineByInput, writeBaseline == nil {

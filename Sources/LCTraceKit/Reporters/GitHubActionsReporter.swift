@@ -37,8 +37,8 @@ public final class GitHubActionsReporter: FindingTagging {
             let shown = ranked.count > budget ? budget - 1 : ranked.count
             for group in ranked.prefix(shown) {
                 let first = group.first
-                if let declaration = declarations?.declarations(of: first).first,
-                   declarations?.declarations(of: first).count == 1 {
+                // On the declaration when the class has exactly one.
+                if let found = declarations?.declarations(of: first), found.count == 1, let declaration = found.first {
                     // Named as the other CI reports name files: from the working directory (the repository's root in
                     // a workflow), `.` and `..` resolved.
                     let path = InputLocation(input: declaration.path, workingDirectory: InputLocation.workingDirectory(nil)).path
