@@ -70,7 +70,7 @@ struct AnalysisRun {
         if let problem = OutputPlan.problem(outputs: outputPlaces, inputs: inputPlaces(sources, config: options.configPath)) {
             fail(problem)
         }
-        let baseline = report.baseline.map { path in
+        options.baseline = report.baseline.map { path in
             do { return try Baseline(path: path) } catch { fail("baseline \(path) \(error)") }
         }
 
@@ -91,7 +91,7 @@ struct AnalysisRun {
         options.keepEvents = requests.contains { $0.reporter.keepsEvents(settings) }
 
         let recorder = report.writeBaseline.map { _ in BaselineRecorder(keying: report.baselineByInput ? .input : .content) }
-        let reports = ReportDelivery(reporters, baseline: baseline, recorder: recorder)
+        let reports = ReportDelivery(reporters, recorder: recorder)
 
         StopRequest.install()
         let analyzer: Analyzer

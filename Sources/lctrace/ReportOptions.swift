@@ -85,7 +85,6 @@ struct ReportOptions: ParsableArguments {
     /// `--output`'s file; nil for standard output (no `--output`, or `-o -`).
     var outputPath: String? { output == "-" ? nil : output }
 
-    /// The reports asked for, or `fallback` when none was; one at most goes to standard output.
     /// These options with the configuration file's baseline and source folders where the flags give none. The file's
     /// baseline is not read by a run that writes one (which refreshes it).
     func withDefaults(from config: LoadedConfig?) -> ReportOptions {
@@ -96,8 +95,12 @@ struct ReportOptions: ParsableArguments {
         return options
     }
 
+    /// The reports asked for, or `fallback` when none was; one at most goes to standard output.
     func requests(fallback: [ReporterRequest]) throws -> [ReporterRequest] {
         let requests = reporter.isEmpty ? fallback : reporter
+        if baseline != nil, writeBaseline != nil {
+            throw ValidationError("--write-baseline records every finding of the run, known or not; leave out --baseline.")
+        }
         if baselineByInput, writeBaseline == nil {
             throw ValidationError("--baseline-by-input says how --write-baseline keys the findings it writes; add --write-baseline PATH.")
         }

@@ -229,7 +229,7 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
         let written = try String(contentsOfFile: baseline, encoding: .utf8)
         #expect(written == """
             {
-              "lctraceBaseline": 2,
+              "lctraceBaseline": 3,
               "writtenBy": "lctrace \(LCTraceVersion.current)",
               "keyedBy": "content",
               "findings": [
@@ -242,6 +242,44 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
         let third = try lctrace(["check", "--fail-on", "warning", "--baseline", baseline, log])
         #expect(third.status == 1)
         #expect(third.stdout.hasPrefix("\(log):5: warning: [did-appear-twice]"))
+        #expect(third.stderr.contains("; 1 known from the baseline\n"))
+    }
+
+    /// A baseline counts a finding per launch: a longer run, with more launches that each have the known problem once,
+    /// brings nothing new, in one job or two; a second occurrence within one launch is new.
+    @Test func aBaselineCountsPerLaunch() throws {
+        let directory = TestFiles.root.appendingPathComponent("lctrace-baseline-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let baseline = directory.appendingPathComponent("baseline.json").path
+        func launches(_ count: Int, extraInLast: Bool = false) -> String {
+            (0..<count).map { index in
+                let head = "2016-03-17 16:0\(index):37.\(100 + index) LifeCycle[\(100 + index):1]"
+                var launch = ["main", "ViewController viewDidLoad", "ViewController viewWillAppear:", "ViewController viewDidAppear:",
+                              "ViewController viewDidAppear:"]
+                if extraInLast && index == count - 1 { launch.append("ViewController viewDidAppear:") }
+                return launch.map { "\(head) \($0)\n" }.joined()
+            }.joined()
+        }
+        let two = directory.appendingPathComponent("two.log").path
+        try launches(2).write(toFile: two, atomically: true, encoding: .utf8)
+        #expect(try lctrace(["check", "--write-baseline", baseline, two]).status == 0)
+        #expect(try String(contentsOfFile: baseline, encoding: .utf8).contains(#""count":1}"#))
+
+        let five = directory.appendingPathComponent("five.log").path
+        try launches(5).write(toFile: five, atomically: true, encoding: .utf8)
+        for jobs in ["1", "2"] {
+            let known = try lctrace(["check", "--fail-on", "warning", "--jobs", jobs, "--baseline", baseline, five])
+            #expect(known.status == 0 && known.stdout.isEmpty, "\(known.stdout)")
+            #expect(known.stderr.hasSuffix("; 5 known from the baseline\n"))
+        }
+        try launches(5, extraInLast: true).write(toFile: five, atomically: true, encoding: .utf8)
+        let again = try lctrace(["check", "--fail-on", "warning", "--baseline", baseline, five])
+        #expect(again.status == 1)
+        #expect(again.stdout == "\(five):26: warning: [did-appear-twice] viewDidAppear on ViewController, which is already visible\n")
+
+        let both = try lctrace(["check", "--baseline", baseline, "--write-baseline", baseline, five])
+        #expect(both.status == 2)
+        #expect(both.stderr.contains("--write-baseline records every finding of the run, known or not; leave out --baseline."))
     }
 
     /// CI names its logs per run: a baseline keyed on content knows a finding in an input of any name; one written with
@@ -305,10 +343,10 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
 
     @Test func aBaselineOfAnotherFormatOrShapeIsAnError() throws {
         let future = temporaryPath("future.json")
-        try #"{"lctraceBaseline": 3, "findings": []}"#.write(toFile: future, atomically: true, encoding: .utf8)
+        try #"{"lctraceBaseline": 4, "findings": []}"#.write(toFile: future, atomically: true, encoding: .utf8)
         let run = try lctrace(["check", "--baseline", future, "SampleLogs/seed-push-pop.log"])
         #expect(run.status == 2)
-        #expect(run.stderr == "lctrace: baseline \(future) is in baseline format 3; this lctrace reads formats 1 to 2 (write it again with --write-baseline)\n")
+        #expect(run.stderr == "lctrace: baseline \(future) is in baseline format 4; this lctrace reads formats 1 to 3 (write it again with --write-baseline)\n")
         let keyed = temporaryPath("keyed.json")
         try #"{"lctraceBaseline": 2, "keyedBy": "path", "findings": []}"#.write(toFile: keyed, atomically: true, encoding: .utf8)
         #expect(try lctrace(["check", "--baseline", keyed, "SampleLogs/seed-push-pop.log"]).stderr

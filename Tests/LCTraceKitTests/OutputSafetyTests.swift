@@ -38,8 +38,8 @@ import Testing
             (["-o", "link.log", "app.log"], "--output link.log would overwrite the input app.log"),
             (["check", "--reporter", "json=hard.log", "app.log"], "--reporter json=hard.log would overwrite the input app.log"),
             (["check", "--reporter", "json=./app.log", "./app.log"], "--reporter json=./app.log would overwrite the input ./app.log"),
-            (["check", "--baseline", "known.json", "--write-baseline", "known.json", "app.log"],
-             "--write-baseline known.json would overwrite the baseline known.json"),
+            (["check", "--baseline", "known.json", "--reporter", "sarif=known.json", "app.log"],
+             "--reporter sarif=known.json would overwrite the baseline known.json"),
             (["check", "--config", "rules.yml", "--reporter", "junit=rules.yml", "app.log"],
              "--reporter junit=rules.yml would overwrite the configuration file rules.yml"),
         ]

@@ -208,7 +208,7 @@ import PCRE2
             let watched = WatchedSession()
             let names = NameTable()
             watched.session = SessionAnalyzer(index: 1, input: "memory.log", firstLine: 1, process: nil, pid: nil, launchLogged: false,
-                                              keepEvents: false, rules: RuleSettings(), limits: limits, knowledge: InputKnowledge(),
+                                              keepEvents: false, policy: FindingPolicy(rules: RuleSettings()), limits: limits, knowledge: InputKnowledge(),
                                               names: names, output: watched)
             let reader = EventReader(name: "memory.log", recognizer: try LineHeaderRecognizer(.automatic),
                                      messageParser: MessageParser(limits: PCRE2Limits(), matchers: .fastPath, names: names),

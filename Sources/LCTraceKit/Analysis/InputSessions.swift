@@ -158,7 +158,7 @@ final class InputSessions: EventReceiver {
         let index = sessionsBefore + closed + open.count + 1
         let session = SessionAnalyzer(index: index, input: name, firstLine: line, process: process, pid: pid,
                                       launchLogged: callback == .main || launchFollows, keepEvents: settings.keepEvents,
-                                      timelineEvents: settings.keepsTimelineEvents(ofSession: index), rules: settings.rules,
+                                      timelineEvents: settings.keepsTimelineEvents(ofSession: index), policy: settings.policy,
                                       limits: settings.limits, knowledge: knowledge, names: names, output: output,
                                       expected: expected)
         open.append(OpenSession(analyzer: session))
@@ -205,7 +205,7 @@ private struct OpenSession {
     var classFilter = ControllerClassFilter()
 }
 
-/// How the sessions of a run are analysed, the same for each: what their reports keep, and the rule settings.
+/// How the sessions of a run are analysed, the same for each: what their reports keep, and which findings they admit.
 struct SessionSettings {
     /// Every event on the timelines.
     var keepEvents: Bool
@@ -213,7 +213,7 @@ struct SessionSettings {
     /// nil, all (a worker's, numbered later).
     var keepTimelineEvents: Bool
     var timelineSessions: SessionSelection?
-    var rules: RuleSettings
+    var policy: FindingPolicy
     var limits: SessionLimits
 
     func keepsTimelineEvents(ofSession index: Int) -> Bool {

@@ -9,8 +9,12 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     /// reports draw (`SessionLimits.timelineEvents`), or none.
     let eventsKept: Int
     let rules: RuleSettings
-    /// Which deviations become findings, at which severity.
+    /// Which deviations become findings, at which severity, and which of those the baseline knows.
     private let policy: FindingPolicy
+    /// The findings sent so far that the baseline knew: left out of the output and of the report's list.
+    private var known = FindingPolicy.KnownFindings()
+    /// The places in `findings` of held findings the baseline knew, taken out when the held output is sent.
+    private var knownListed: [Int] = []
     private let limits: SessionLimits
     private let knowledge: InputKnowledge
     /// The names of the events' classes and spellings.
@@ -108,7 +112,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     /// `expected`: the size of the session before it, if any. The sessions of one app are alike, so the lists start
     /// with room for as many, rather than growing (and being copied) from nothing.
     init(index: Int, input: String, firstLine: Int, process: String?, pid: Int?, launchLogged: Bool,
-         keepEvents: Bool, timelineEvents: Bool = false, rules: RuleSettings, limits: SessionLimits = SessionLimits(),
+         keepEvents: Bool, timelineEvents: Bool = false, policy: FindingPolicy, limits: SessionLimits = SessionLimits(),
          knowledge: InputKnowledge, names: NameTable, output: any AnalysisOutput, expected: Size = Size()) {
         self.index = index
         self.input = input
@@ -117,8 +121,8 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         self.process = process
         self.pid = pid
         self.eventsKept = keepEvents ? Int.max : timelineEvents ? limits.timelineEvents : 0
-        self.rules = rules
-        self.policy = FindingPolicy(rules: rules)
+        self.rules = policy.rules
+        self.policy = policy
         self.limits = limits
         self.knowledge = knowledge
         self.names = names
@@ -238,8 +242,8 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
             durationMs: milliseconds(from: clock.startMicros, to: clock.lastMicros),
             launch: launch.timing, app: app, scenes: activity.sceneReports, controllers: controllers.listed,
             transitions: transitionReports, findings: findings, unlistedControllers: controllers.unlisted,
-            transitionsNotListed: transitionsNotListed, findingsNotListed: findingsNotListed, timelineCut: timelineCut,
-            eventsPastTimelineCut: timelineCut == nil ? 0 : eventCount - limits.timelineEvents)
+            transitionsNotListed: transitionsNotListed, findingsNotListed: findingsNotListed, findingsInBaseline: known.count,
+            timelineCut: timelineCut, eventsPastTimelineCut: timelineCut == nil ? 0 : eventCount - limits.timelineEvents)
     }
 
     private func handleApplication(_ event: borrowing Event) {
@@ -458,9 +462,12 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         if inSharedPart { inOtherReadings { $0.record(finding) } }
     }
 
-    /// Lists the finding in the reading in play, weighs it, and sends it (or holds it).
+    /// Lists the finding in the reading in play, weighs it, and sends it (or holds it). A finding the baseline knows
+    /// weighs the same (the baseline does not change which reading is likelier) but is neither sent nor listed; a held
+    /// one is matched when it is sent, as it is then told.
     private func record(_ finding: Finding) {
         cost += IdentityReadings.cost(of: finding.severity)
+        if !holding, policy.isKnown(finding, in: &known) { return }
         var listedAt: Int?
         if findings.count < limits.listedFindings {
             listedAt = findings.count
@@ -488,7 +495,9 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
 
     private func deliver(_ item: HeldOutput) {
         switch item {
-        case .finding(let finding, _): output.finding(finding)
+        case .finding(let finding, let listedAt):
+            guard policy.isKnown(finding, in: &known) else { return output.finding(finding) }
+            if let listedAt { knownListed.append(listedAt) } else { findingsNotListed -= 1 }
         case .transition(let report): output.transition(report, session: index, input: input)
         case .duration(let ms, let kind, let name): output.duration(ms, of: kind, name: name)
         case .event(let event, let subject): output.event(event, subject: subject, session: index, input: input)
@@ -569,6 +578,10 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         let output = held
         held.removeAll()
         for item in output { deliver(item) }
+        guard !knownListed.isEmpty else { return }
+        let knownPlaces = Set(knownListed)
+        findings = findings.indices.filter { !knownPlaces.contains($0) }.map { findings[$0] }
+        knownListed.removeAll()
     }
 
     /// Streams the event when the output wants it live, and keeps its record on `timeline` when it is one of the

@@ -2,16 +2,23 @@ import Foundation
 
 /// Findings accepted as known: `--write-baseline FILE` records a run's findings, and `--baseline FILE` then
 /// leaves those out, so that a check fails only on new ones. Entries are keyed on content (`FindingKey`: rule,
-/// controller class and normalised message), never on line numbers, times, process ids or addresses, and counted:
-/// a known problem stays known when the log shifts, and a third occurrence of a problem known twice is new. By
-/// default the input's name is not part of the key either, as CI names its logs per run (`App-<udid>.log`,
-/// `<stdin>`); written with `--baseline-by-input`, a baseline keys each entry on its input's base name too.
+/// controller class and normalised message), never on line numbers, times, process ids or addresses, so that a known
+/// problem stays known when the log shifts. By default the input's name is not part of the key either, as CI names
+/// its logs per run (`App-<udid>.log`, `<stdin>`); written with `--baseline-by-input`, a baseline keys each entry on
+/// its input's base name too.
 ///
-/// The file is JSON, versioned by its `lctraceBaseline` member (now 2; format 1, always keyed by input, is still
-/// read), with its entries sorted so that it diffs well in version control:
+/// Entries are counted per launch: an entry's count is the most times one session of the recorded run had the
+/// finding (for a finding about a whole input, one input). A session then matches its own findings against it, the
+/// first ones of each kind, whatever other sessions found: a run with more launches than the recorded one (a longer
+/// UI-test run) brings no new findings, and a third occurrence in one launch of a problem known twice per launch is
+/// new. (Each session being matched on its own, a parallel run's workers apply the baseline as they read.)
+///
+/// The file is JSON, versioned by its `lctraceBaseline` member (now 3). Formats 1 (always keyed by input) and 2
+/// counted a finding's occurrences in the whole run; they are still read, their counts taken as counts per launch,
+/// which knows at least what they knew. Entries are sorted so that the file diffs well in version control:
 ///
 ///     {
-///       "lctraceBaseline": 2,
+///       "lctraceBaseline": 3,
 ///       "writtenBy": "lctrace 0.9.0",
 ///       "keyedBy": "content",
 ///       "findings": [
@@ -21,8 +28,8 @@ import Foundation
 ///     }
 public struct Baseline: Sendable, Equatable {
     /// The format version this lctrace writes, and the ones it reads.
-    public static let formatVersion = 2
-    public static let readableVersions = 1...2
+    public static let formatVersion = 3
+    public static let readableVersions = 1...3
 
     /// What an entry is keyed on besides its content.
     public enum Keying: String, Sendable {
@@ -32,7 +39,7 @@ public struct Baseline: Sendable, Equatable {
         case input
     }
 
-    /// How many findings of each key are known.
+    /// How many findings of each key are known, per launch.
     public var counts: [FindingKey: Int] = [:]
     public var keying: Keying
 
@@ -49,10 +56,6 @@ public struct Baseline: Sendable, Equatable {
         var key = FindingKey(finding)
         if keying == .content { key.input = "" }
         return key
-    }
-
-    public mutating func add(_ finding: Finding) {
-        counts[key(finding), default: 0] += 1
     }
 
     public var findingCount: Int { counts.values.reduce(0, +) }
@@ -166,13 +169,27 @@ public struct Baseline: Sendable, Equatable {
     }
 }
 
-/// Records every finding of a run into a baseline (`--write-baseline`), known to the baseline it reads or not.
+/// Records every finding of a run into a baseline (`--write-baseline`): each entry counts the most times one
+/// session had the finding (one input, for findings about a whole input). A run that records a baseline applies none.
 public final class BaselineRecorder {
     public private(set) var baseline: Baseline
+    /// The findings of the sessions open (by number) and of the input being read (session 0), counted by key.
+    private var open: [Int: [FindingKey: Int]] = [:]
 
     public init(keying: Baseline.Keying = .content) {
         baseline = Baseline(keying: keying)
     }
 
-    func record(_ finding: Finding) { baseline.add(finding) }
+    func record(_ finding: Finding) {
+        open[finding.session, default: [:]][baseline.key(finding), default: 0] += 1
+    }
+
+    /// The session's findings are all recorded: its counts join the baseline's.
+    func sessionClosed(_ index: Int) {
+        guard let counts = open.removeValue(forKey: index) else { return }
+        baseline.counts.merge(counts, uniquingKeysWith: max)
+    }
+
+    /// The input's findings about itself are all recorded (they come after its sessions').
+    func inputEnded() { sessionClosed(0) }
 }

@@ -191,6 +191,8 @@ public struct SessionReport: Sendable, Equatable {
     /// Transitions and findings after the ones listed, counted only.
     public var transitionsNotListed = 0
     public var findingsNotListed = 0
+    /// The findings the baseline knew (`--baseline`), left out of `findings` and of the count above.
+    public var findingsInBaseline = 0
     /// Where the timeline reports stop drawing the session: the line of its first event past its first
     /// `SessionLimits.timelineEvents`, and how many events there are from there on; nil and 0 when it has no more.
     /// The report keeps no events from there on unless every event is kept (`AnalysisOptions.keepEvents`).
@@ -317,6 +319,8 @@ public struct InputSummary: Sendable, Equatable {
     /// How often the logged time went back within a session, and the first line where it did.
     public var timeStepsBack = 0
     public var firstTimeStepBack: Int?
+    /// The findings about the whole input the baseline knew (`--baseline`), left out of the reports.
+    public var findingsInBaseline = 0
     /// Events whose logged time could not be read (an impossible date or time of day, or a shape no parser knows):
     /// their time is unknown.
     public var unreadTimes = 0

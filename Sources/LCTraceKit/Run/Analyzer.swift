@@ -27,6 +27,8 @@ public struct AnalysisOptions: Sendable {
     var keepTimelineEvents = false
     /// `--process`/`--pid`: only the lines of these processes are read; nil reads every line.
     public var processFilter: ProcessFilter?
+    /// `--baseline`: the findings it knows are left out of the reports, and counted as known.
+    public var baseline: Baseline?
 
     public init() {}
 }
@@ -42,6 +44,8 @@ public final class Analyzer: AnalysisOutput {
     /// Reads the headers of the inputs read on this analyzer's thread, one after another.
     private let headerRecognizer: LineHeaderRecognizer
     private var summary = RunSummary()
+    /// Which findings the run's sessions and inputs report: the rule settings and the baseline.
+    private let policy: FindingPolicy
     /// Called with the bytes just read, counted once across all inputs. With `--jobs` above one, it is called from
     /// the threads analysing the inputs, possibly at the same time.
     public var progress: (@Sendable (_ bytesRead: Int) -> Void)?
@@ -64,7 +68,7 @@ public final class Analyzer: AnalysisOutput {
         try self.init(options: options, reports: ReportDelivery([reporter]))
     }
 
-    /// Several reports written in one pass, with the baseline and its recorder they go through: `reports`.
+    /// Several reports written in one pass, with the baseline being written: `reports`.
     public convenience init(options: AnalysisOptions, reports: ReportDelivery) throws(PCRE2CompileError) {
         let recognizer = try LineHeaderRecognizer(options.lineFormat, limits: options.limits, matchers: options.matchers)
         self.init(options: options, target: reports,
@@ -81,7 +85,9 @@ public final class Analyzer: AnalysisOutput {
         self.target = target
         self.messageParser = messageParser
         self.headerRecognizer = headerRecognizer
+        self.policy = FindingPolicy(rules: options.rules, baseline: options.baseline)
         self.summary.config = options.configPath
+        if options.baseline != nil { summary.findingsInBaseline = 0 }
     }
 
     /// Analyses one input to its end (with `follow`, until SIGINT or SIGTERM; the file need not exist yet).
@@ -134,7 +140,7 @@ public final class Analyzer: AnalysisOutput {
     private func analyzeLines(of input: LineInput, name: String, firstLine: Int, knowledge: InputKnowledge,
                               endingOnFailure: Bool = false) throws -> InputSummary {
         let settings = SessionSettings(keepEvents: options.keepEvents, keepTimelineEvents: options.keepTimelineEvents,
-                                       timelineSessions: timelineSessions, rules: options.rules, limits: options.sessionLimits)
+                                       timelineSessions: timelineSessions, policy: policy, limits: options.sessionLimits)
         let sessions = InputSessions(name: name, names: messageParser.names, knowledge: knowledge, settings: settings,
                                      sessionsBefore: self.summary.sessions, output: self)
         var forcedFormat: String?
@@ -160,10 +166,14 @@ public final class Analyzer: AnalysisOutput {
 
     /// Ends an input in the reports, with its findings about the whole input. `failed`: reading it failed part way.
     func endInput(_ input: InputSummary, failed: Bool = false) {
-        let policy = FindingPolicy(rules: options.rules)
+        var input = input
+        var known = FindingPolicy.KnownFindings()
         for deviation in InputChecks.deviations(of: input, failed: failed) {
-            if let finding = policy.admit(deviation, input: input.name, session: 0) { self.finding(finding) }
+            guard let finding = policy.admit(deviation, input: input.name, session: 0) else { continue }
+            if !policy.isKnown(finding, in: &known) { self.finding(finding) }
         }
+        input.findingsInBaseline = known.count
+        countKnown(input.findingsInBaseline)
         summary.inputs.append(input)
         target.inputEnded(input)
     }
@@ -220,6 +230,7 @@ public final class Analyzer: AnalysisOutput {
                 count(counts)
                 reports.write(item, number: index + offset)
             case .end(let input):
+                countKnown(input.findingsInBaseline)
                 summary.inputs.append(input)
                 reports.inputEnded(input)
             }
@@ -268,7 +279,13 @@ public final class Analyzer: AnalysisOutput {
 
     private func count(_ report: SessionReport) { count(SessionCounts(report)) }
 
+    /// Counts findings the baseline knew, when the run has one.
+    private func countKnown(_ known: Int) {
+        summary.findingsInBaseline? += known
+    }
+
     private func count(_ counts: SessionCounts) {
+        countKnown(counts.findingsInBaseline)
         summary.sessions += 1
         summary.controllers += counts.controllers
         summary.views += counts.views

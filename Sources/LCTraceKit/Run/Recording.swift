@@ -107,13 +107,16 @@ final class RecyclingPool<Value>: @unchecked Sendable {
     }
 }
 
-/// What the run's summary counts of a session: its controllers, its SwiftUI views and its transitions.
+/// What the run's summary counts of a session: its controllers, its SwiftUI views, its transitions and the findings
+/// the baseline knew.
 struct SessionCounts {
     var controllers: Int
     var views: Int
     var transitions: Int
+    var findingsInBaseline: Int
 
     init(_ report: SessionReport) {
+        findingsInBaseline = report.findingsInBaseline
         views = report.viewCount
         controllers = report.controllerCount - views
         transitions = report.transitionCount

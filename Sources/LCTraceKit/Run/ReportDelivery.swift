@@ -14,9 +14,8 @@ protocol RunOutput: AnyObject {
 }
 
 /// The reports of a run, written in one pass: every value goes to each reporter in turn, the events and transitions
-/// as they happen to the streaming ones. With a baseline, the findings it knows are left out of the reports (of the
-/// stream of findings, of each session's list, and of the summary's counts, which then say how many were known);
-/// the baseline being written records every finding.
+/// as they happen to the streaming ones; the baseline being written records every finding. (The findings a baseline
+/// read knows never reach here: `FindingPolicy` left them out.)
 ///
 /// A single reporter that can render ahead of time (`SessionFormatting`, `StreamingReporter.itemFormatter`) has its
 /// sessions and items rendered on a parallel run's workers; several reporters are each written by their own
@@ -25,18 +24,15 @@ public final class ReportDelivery: RunOutput {
     private let reporters: [any Reporter]
     /// The streaming reporters, each with its live-event entry when it has one (no copy of each event's time).
     private let streaming: [(reporter: any StreamingReporter, live: (any LiveEventSink)?)]
-    private let baseline: BaselineFilter?
     private let recorder: BaselineRecorder?
     let timelineSessions: SessionSelection?
     /// The single reporter's render-ahead, when it has one.
     let itemFormatter: LiveItemLines?
     let sessionFormatter: SessionFormatter?
 
-    /// `baseline`: the findings to leave out of the reports (`--baseline`); `recorder`: records every finding of the
-    /// run, known or not (`--write-baseline`).
-    public init(_ reporters: [any Reporter], baseline: Baseline? = nil, recorder: BaselineRecorder? = nil) {
+    /// `recorder`: records every finding of the run (`--write-baseline`).
+    public init(_ reporters: [any Reporter], recorder: BaselineRecorder? = nil) {
         self.reporters = reporters
-        self.baseline = baseline.map(BaselineFilter.init)
         self.recorder = recorder
         streaming = reporters.compactMap { reporter in
             (reporter as? any StreamingReporter).map { ($0, reporter as? any LiveEventSink) }
@@ -45,8 +41,7 @@ public final class ReportDelivery: RunOutput {
             .reduce(nil) { all, drawn in all.map { $0.covering(drawn) } ?? drawn }
         let single = reporters.count == 1 && recorder == nil ? reporters.first : nil
         itemFormatter = (single as? any StreamingReporter)?.itemFormatter
-        // Sessions are rendered when they are replayed, after the known findings are taken out.
-        sessionFormatter = baseline == nil ? (single as? any SessionFormatting)?.sessionFormatter : nil
+        sessionFormatter = (single as? any SessionFormatting)?.sessionFormatter
     }
 
     var wantsLiveItems: Bool { !streaming.isEmpty }
@@ -55,7 +50,6 @@ public final class ReportDelivery: RunOutput {
 
     func finding(_ finding: Finding) {
         recorder?.record(finding)
-        if let baseline, !baseline.admits(finding) { return }
         for reporter in reporters { reporter.finding(finding) }
     }
 
@@ -84,7 +78,7 @@ public final class ReportDelivery: RunOutput {
     }
 
     func sessionClosed(_ session: SessionReport) {
-        let session = baseline?.leavingOutKnown(session) ?? session
+        recorder?.sessionClosed(session.index)
         for reporter in reporters { reporter.sessionClosed(session) }
     }
 
@@ -93,11 +87,13 @@ public final class ReportDelivery: RunOutput {
         for case let reporter as any SessionFormatting in reporters { reporter.write(session, number: number) }
     }
 
-    func inputEnded(_ summary: InputSummary) { for reporter in reporters { reporter.inputEnded(summary) } }
+    func inputEnded(_ summary: InputSummary) {
+        recorder?.inputEnded()
+        for reporter in reporters { reporter.inputEnded(summary) }
+    }
 
-    /// Hands the reporters the run's summary, the known findings taken out of its counts, and returns it.
+    /// Hands the reporters the run's summary, and returns it.
     func finish(_ summary: RunSummary) -> RunSummary {
-        let summary = baseline?.adjusted(summary) ?? summary
         for reporter in reporters { reporter.finish(summary) }
         return summary
     }
