@@ -19,12 +19,18 @@ struct AnalysisRun {
     var minimumSeverity: Severity = .info
     /// Name the configuration file read on standard error (`check --verbose`).
     var namesConfig = false
+    /// Models merged into the one written (`lctrace learn --merge`).
+    var merge: [String] = []
+    /// Learn the run's model even when no file is named to write it to (`lctrace learn` to standard output).
+    var learnsModel = false
 
     /// What a run came to: its summary (with the baseline's known findings taken out), and how many of the paths
     /// below the folders given could not be read (said on stderr as they were met; the run is to end with status 2).
     struct Outcome {
         var summary: RunSummary
         var unreadPaths: Int
+        /// The model written (`--write-model`, `lctrace learn`), if any.
+        var model: LifecycleModel?
     }
 
     /// Runs the analysis, writes the reports and the baseline, and returns what the run came to. Exits with status 2
@@ -73,6 +79,11 @@ struct AnalysisRun {
         options.baseline = report.baseline.map { path in
             do { return try Baseline(path: path) } catch { fail("baseline \(path) \(error)") }
         }
+        options.against = report.against.map { modelOrLog($0, options: options) }
+        options.learnsModel = learnsModel || report.writeModel != nil
+        let mergedModels = merge.map { path in
+            do { return try LifecycleModel(path: path) } catch { fail("model \(path) \(error)") }
+        }
 
         // A report to a file replaces it once complete; a live run's report grows in place, to be read as it grows.
         var outputs: [(output: Output, path: String?)] = []
@@ -88,6 +99,7 @@ struct AnalysisRun {
         }
         // Made now, so that a path that cannot be written fails the run before the analysis rather than after it.
         let baselineOutput = report.writeBaseline.map { openOutput($0, replacing: true) }
+        let modelOutput = report.writeModel.map { openOutput($0, replacing: true) }
         options.keepEvents = requests.contains { $0.reporter.keepsEvents(settings) }
 
         let recorder = report.writeBaseline.map { _ in BaselineRecorder(keying: report.baselineByInput ? .input : .content) }
@@ -131,6 +143,12 @@ struct AnalysisRun {
             output.write(recorder.baseline.json)
             finishWriting(output, to: path)
         }
+        var model = analyzer.model
+        for other in mergedModels { model?.merge(other) }
+        if let model, let output = modelOutput, let path = report.writeModel {
+            output.write(model.json)
+            finishWriting(output, to: path)
+        }
         if input.stats { StandardStream.error.write(statistics.report(summary)) }
         // A live run ends when it is interrupted; a run over files that was interrupted has read only part of them.
         if !live, let signal = StopRequest.signal {
@@ -138,7 +156,29 @@ struct AnalysisRun {
                                        + "\(summary.lines) lines read before it\n")
             exitProcess(128 + signal.number)
         }
-        return Outcome(summary: summary, unreadPaths: unreadPaths)
+        return Outcome(summary: summary, unreadPaths: unreadPaths, model: model)
+    }
+
+    /// The model at `path` (`--against`), or the model of the log at `path` (a run learned with this run's reading
+    /// options). Exits with status 2 when it cannot be read.
+    private func modelOrLog(_ path: String, options: AnalysisOptions) -> LifecycleModel {
+        let head: [UInt8]
+        do { head = try FileDescriptorIO.readFile(atPath: path, limit: 256) } catch { fail("--against \(path) cannot be read: \(error)") }
+        if LifecycleModel.looksLikeModel(head) {
+            do { return try LifecycleModel(path: path) } catch { fail("--against model \(path) \(error)") }
+        }
+        var learning = AnalysisOptions()
+        learning.lineFormat = options.lineFormat
+        learning.processFilter = options.processFilter
+        learning.learnsModel = true
+        do {
+            let analyzer = try Analyzer(options: learning, reporter: DiscardingReporter())
+            try analyzer.analyze([RunInput(.file(path))], jobs: input.jobs ?? Processors.onlineCount)
+            analyzer.finish()
+            return analyzer.model ?? LifecycleModel()
+        } catch {
+            fail("--against \(path): \(error)")
+        }
     }
 
     private func openOutput(_ path: String, replacing: Bool) -> Output {
@@ -152,6 +192,7 @@ struct AnalysisRun {
                                  ?? report.outputPath.map { "--output \($0)" } ?? "standard output", path: request.path ?? report.outputPath)
         }
         if let path = report.writeBaseline { places.append(OutputPlan.Place("--write-baseline \(path)", path: path)) }
+        if let path = report.writeModel { places.append(OutputPlan.Place("the model \(path)", path: path)) }
         if requests.contains(where: { $0.reporter == .githubActions }), let path = Environment.value(of: "GITHUB_STEP_SUMMARY"), !path.isEmpty {
             places.append(OutputPlan.Place("the job summary GITHUB_STEP_SUMMARY=\(path)", path: path))
         }
@@ -164,7 +205,7 @@ struct AnalysisRun {
     private var filesNotLogs: [FileStatus] {
         var statuses = outputPlaces.compactMap { $0.path.flatMap { FileStatus(path: $0) } }
         statuses += [StandardStream.output, .error].compactMap { FileStatus(fileDescriptor: $0.fileDescriptor) }
-        statuses += [report.baseline, rules.configPath].compactMap { $0.flatMap { FileStatus(path: $0) } }
+        statuses += ([report.baseline, report.against, rules.configPath] + merge.map(Optional.some)).compactMap { $0.flatMap { FileStatus(path: $0) } }
         return statuses.filter { $0.kind == .regularFile }
     }
 
@@ -172,6 +213,8 @@ struct AnalysisRun {
     private func inputPlaces(_ sources: [InputSource], config: String?) -> [OutputPlan.Place] {
         var places = sources.map { OutputPlan.Place($0.path.map { "the input \($0)" } ?? "standard input", path: $0.path) }
         if let path = report.baseline { places.append(OutputPlan.Place("the baseline \(path)", path: path)) }
+        if let path = report.against { places.append(OutputPlan.Place("--against \(path)", path: path)) }
+        for path in merge { places.append(OutputPlan.Place("the model \(path)", path: path)) }
         if let config { places.append(OutputPlan.Place("the configuration file \(config)", path: config)) }
         return places
     }

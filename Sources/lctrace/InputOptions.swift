@@ -124,6 +124,11 @@ struct RuleOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Report transitions slower than this as slow-transition warnings.", valueName: "ms"))
     var slowTransition: Double?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "With --against: report timings this many percent slower than the model's as slower-than-model (default 20).",
+        valueName: "percent"))
+    var slowerBy: Double?
+
     func validate() throws {
         for assignment in severity where RuleSettings.assignment(assignment) == nil {
             let rule = String(assignment.split(separator: "=", maxSplits: 1).first ?? "")
@@ -135,6 +140,9 @@ struct RuleOptions: ParsableArguments {
         }
         if let slowTransition, let problem = RuleSettings.slowTransitionProblem(slowTransition) {
             throw ValidationError("--slow-transition \(problem).")
+        }
+        if let slowerBy, !(slowerBy.isFinite && slowerBy >= 0 && slowerBy <= 10_000) {
+            throw ValidationError("--slower-by must be a percentage from 0 to 10000, not \(slowerBy).")
         }
         if config != nil, noConfig { throw ValidationError("--config and --no-config cannot be used together.") }
     }
@@ -166,6 +174,7 @@ struct RuleOptions: ParsableArguments {
         }
         if let leakTimeout { settings.leakTimeoutSeconds = leakTimeout }
         if let slowTransition { settings.slowTransitionMs = slowTransition }
+        if let slowerBy { settings.slowerThanModelPercent = slowerBy }
         return settings
     }
 }

@@ -25,7 +25,7 @@ struct LCTrace: ParsableCommand {
             SIGINT or SIGTERM ended the reading of files early (the reports cover what was read).
             """,
         version: LCTraceVersion.current,
-        subcommands: [Analyze.self, Check.self, Lines.self, Rules.self, Explain.self],
+        subcommands: [Analyze.self, Check.self, Learn.self, Lines.self, Rules.self, Explain.self],
         defaultSubcommand: Analyze.self)
 
     static func main() {

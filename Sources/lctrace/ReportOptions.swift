@@ -62,6 +62,18 @@ struct ReportOptions: ParsableArguments {
     var writeBaseline: String?
 
     @Option(name: .long, help: ArgumentHelp("""
+        Hold the run against this model of earlier good runs (written by lctrace learn or --write-model), or a log of \
+        one: new transitions and controllers, transitions every earlier run took and this one did not, and timings \
+        slower than the model's are reported (new-transition, new-controller, missing-transition, slower-than-model).
+        """, valueName: "path"), completion: .file())
+    var against: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Write the model of this run to this file (each input one run), to hold later runs against (--against).",
+        valueName: "path"), completion: .file(extensions: ["json"]))
+    var writeModel: String?
+
+    @Option(name: .long, help: ArgumentHelp("""
         The app's source folder (repeatable): the findings about a controller point at the file that declares its \
         class, in the compiler form (a note), SARIF (related locations), Code Climate (other locations) and GitHub \
         annotations (on the source file).

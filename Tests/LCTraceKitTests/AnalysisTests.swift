@@ -92,6 +92,10 @@ import Testing
         (.clockWentBack, 7, .info),
         (.noLifecycleEvents, 1, .warning),
         (.unreadLifecycleLines, 4, .warning),
+        (.newTransition, 26, .warning),
+        (.newController, 25, .warning),
+        (.missingTransition, 1, .warning),
+        (.slowerThanModel, 10, .warning),
     ]
 
     /// The legal patterns: each sample must produce no finding at all.
@@ -115,7 +119,7 @@ import Testing
     func ruleFiresOnItsSample(_ rule: Rule, line: Int, severity: Severity) throws {
         var options = AnalysisOptions()
         options.rules.slowTransitionMs = 1000
-        let result = try analyze(sample: "\(rule.rawValue).log", options: options)
+        let result = try analyze(sample: "\(rule.rawValue).log", options: try LCTraceKitTests.options(forSample: "\(rule.rawValue).log", options))
         #expect(result.findings.map(\.rule) == [rule])
         #expect(result.findings.first?.line == line)
         #expect(result.findings.first?.severity == severity)

@@ -15,6 +15,8 @@ import Testing
     func exampleTriggersItsRule(_ rule: Rule) throws {
         var options = AnalysisOptions()
         options.rules.slowTransitionMs = 1000
+        // A rule that holds the run against a model is shown with the log of a good run the model is learned from.
+        if let modelLog = rule.entry.modelExample { options.against = try learnModel(modelLog + "\n") }
         let result = try analyze(text: rule.entry.example + "\n", options: options)
         #expect(result.findings.map(\.rule).contains(rule), "\(result.findings.map(\.rule))")
     }

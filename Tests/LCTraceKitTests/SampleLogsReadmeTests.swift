@@ -25,7 +25,7 @@ import Testing
         var options = AnalysisOptions()
         options.rules.slowTransitionMs = 1000  // as the README says: --slow-transition 1000
         for row in try Self.rows() {
-            let result = try analyze(sample: row.file, options: options)
+            let result = try analyze(sample: row.file, options: try LCTraceKitTests.options(forSample: row.file, options))
             let transitions = result.sessions.flatMap(\.transitions).map(\.kind.rawValue).joined(separator: ", ")
             let findings = result.findings.map { "\($0.severity.rawValue) \($0.rule.rawValue) line \($0.line)" }.joined(separator: "; ")
             #expect(result.inputs.first?.format == row.format, "\(row.file)")

@@ -63,6 +63,26 @@ func analyze(sample name: String, options: AnalysisOptions = AnalysisOptions()) 
     try analyze(paths: [Fixtures.sample(name)], options: options)
 }
 
+/// `options` for reading the sample `name`: the sample of a rule that holds a run against a model is read against
+/// the model of `model-base.log`, as SampleLogs/README.md says.
+func options(forSample name: String, _ options: AnalysisOptions) throws -> AnalysisOptions {
+    var options = options
+    if let rule = Rule(rawValue: String(name.dropLast(".log".count))), rule.entry.modelExample != nil {
+        options.against = try learnModel(String(contentsOfFile: Fixtures.sample("model-base.log"), encoding: .utf8))
+    }
+    return options
+}
+
+/// The model of the runs in `texts`, each one run (`lctrace learn`).
+func learnModel(_ texts: String..., options: AnalysisOptions = AnalysisOptions()) throws -> LifecycleModel {
+    var options = options
+    options.learnsModel = true
+    let analyzer = try Analyzer(options: options, reporter: DiscardingReporter())
+    for text in texts { try analyzer.analyze(.file(try Fixtures.temporaryFile(text))) }
+    analyzer.finish()
+    return try #require(analyzer.model)
+}
+
 func analyze(text: String, options: AnalysisOptions = AnalysisOptions()) throws -> RecordingSink {
     try analyze(paths: [try Fixtures.temporaryFile(text)], options: options)
 }

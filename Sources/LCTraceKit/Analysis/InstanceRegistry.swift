@@ -343,8 +343,7 @@ struct InstanceRegistry {
         let list = index.list(key)
         let ordinal = (list?.count ?? 0) + 1
         let address = names.instanceText(event.message)
-        var id = address.map { "\(className)@\($0)" } ?? className
-        if ordinal > 1 { id += "#\(ordinal)" }
+        let id = ControllerReport.id(className: className, address: address, ordinal: ordinal)
         let identity: InstanceIdentity
         switch event.message.instance {
         case .address?: identity = .address

@@ -58,6 +58,11 @@ public enum Rule: String, Sendable, CaseIterable, Codable {
     // Whole inputs
     case noLifecycleEvents = "no-lifecycle-events"
     case unreadLifecycleLines = "unread-lifecycle-lines"
+    // The run against a model of earlier runs (`--against`)
+    case newTransition = "new-transition"
+    case newController = "new-controller"
+    case missingTransition = "missing-transition"
+    case slowerThanModel = "slower-than-model"
 
     public var entry: RuleCatalog.Entry { RuleCatalog.entry(for: self) }
     public var defaultSeverity: Severity { entry.severity }
@@ -90,6 +95,9 @@ public struct RuleSettings: Sendable, Equatable {
     public var leakTimeoutSeconds: Double = 3
     /// Transitions slower than this are `slow-transition` warnings; nil leaves the rule off.
     public var slowTransitionMs: Double?
+    /// Against a model (`--against`): a transition or first appearance this many percent slower than the model's,
+    /// at its median or 90th percentile, is `slower-than-model`.
+    public var slowerThanModelPercent: Double = 20
 
     public init() {}
 

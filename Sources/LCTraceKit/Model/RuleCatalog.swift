@@ -13,7 +13,23 @@ public enum RuleCatalog {
         /// What UIKit does, and why a log that breaks the rule points at a bug.
         public let uikit: String
         public let reference: String
+        /// For the rules that hold a run against a model of earlier runs (`--against`): the log of a good run that
+        /// the example is held against.
+        public var modelExample: String? = nil
     }
+
+    /// A log of `count` sheets of `B`, each shown `loadToAppearMs` after its view loaded, one second apart.
+    static func sheetsExample(count: Int, loadToAppearMs: Int) -> String {
+        (0..<count).map { sheet in
+            let head = "2016-03-17 16:02:\(10 + sheet * 2)"
+            let appeared = String(format: "%03d", loadToAppearMs)
+            return ["\(head).000 App[1:1] B >>>> viewDidLoad", "\(head).000 App[1:1] B >>>> viewWillAppear:",
+                    "\(head).\(appeared) App[1:1] B >>>> viewDidAppear:", "\(head).900 App[1:1] B >>>> viewWillDisappear:",
+                    "\(head).950 App[1:1] B >>>> viewDidDisappear:", "\(head).960 App[1:1] B >>>> dealloc"].joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
+
+    private static let pushExample = "A viewDidLoad()\nA viewWillAppear(_:)\nA viewDidAppear(_:)\nB viewDidLoad()\nA viewWillDisappear(_:)\nB viewWillAppear(_:)\nA viewDidDisappear(_:)\nB viewDidAppear(_:)"
 
     public static func entry(for rule: Rule) -> Entry { byRule[rule]! }
 
@@ -314,5 +330,33 @@ public enum RuleCatalog {
             example: "HomeViewController viewDidLoad()\nabout to run viewWillAppear\nfinished with viewDidAppear\nabout to run viewWillDisappear\nfinished with viewDidDisappear\nabout to run viewWillAppear",
             uikit: "Each callback the app logs is a step of a controller's lifecycle; when many cannot be tied to a controller, the orderings the other rules check are incomplete, and a clean report means little.",
             reference: "§10"),
+        Entry(
+            rule: .newTransition, severity: .warning,
+            summary: "a transition between two controller classes that the model of earlier runs never saw",
+            explanation: "With `--against MODEL` (a model written by `lctrace learn` or `--write-model`, or a log of a good run): fires once per new transition (its kind, the class it leaves and the class it shows), at its first occurrence, and says when the model has the same two classes in another kind of transition (a controller now pushed that used to be presented).",
+            example: "A viewDidLoad()\nA viewWillAppear(_:)\nA viewDidAppear(_:)\nB viewDidLoad()\nA viewWillDisappear(_:)\nB viewWillAppear(_:)\nB viewDidAppear(_:)\nA viewDidDisappear(_:)",
+            uikit: "A change to an app's navigation shows as transitions its earlier runs never took: intended with a new feature, a regression when a screen is reached another way than it used to be.",
+            reference: "§4–§7", modelExample: pushExample),
+        Entry(
+            rule: .newController, severity: .warning,
+            summary: "a controller class that appeared in no run of the model",
+            explanation: "With `--against MODEL`: fires once per class, at its first instance, when no run of the model had an instance of it.",
+            example: pushExample + "\nC viewDidLoad()\nB viewWillDisappear(_:)\nC viewWillAppear(_:)\nB viewDidDisappear(_:)\nC viewDidAppear(_:)",
+            uikit: "The screens a test run reaches are much the same from one run to the next; a class never seen before is a new screen, or one the tests now reach that they did not.",
+            reference: "§4", modelExample: pushExample),
+        Entry(
+            rule: .missingTransition, severity: .warning,
+            summary: "a transition every run of the model took that this run never took",
+            explanation: "With `--against MODEL`: fires once per transition that happened in every run the model was learned from and not once in this run, at the first line of the run's first input. A transition only some runs took is not missed.",
+            example: "A viewDidLoad()\nA viewWillAppear(_:)\nA viewDidAppear(_:)",
+            uikit: "A path every earlier run took and this one did not is a screen the tests no longer reach: a flow that broke, or a test that stopped early.",
+            reference: "§4–§7", modelExample: pushExample),
+        Entry(
+            rule: .slowerThanModel, severity: .warning,
+            summary: "a transition, or a controller's first appearance, slower than in the model at its median or 90th percentile",
+            explanation: "With `--against MODEL`: compares each transition (kind, from class, to class) and each class's time from viewDidLoad to its first viewDidAppear at the median and the 90th percentile, where both this run and the model timed it at least 5 times. Fires once per transition or class when a percentile is slower by more than `--slower-by` percent (20 unless told otherwise) and by at least 10 ms, which keeps timer noise out.",
+            example: sheetsExample(count: 5, loadToAppearMs: 600),
+            uikit: "The time from viewDidLoad to viewDidAppear is the work a screen does before it shows; a transition's time is the animation plus the main-thread work during it. Both are stable from one run to the next on the same device, so a large step is a regression.",
+            reference: "§4 (seed 001 timings)", modelExample: sheetsExample(count: 5, loadToAppearMs: 300)),
     ]
 }

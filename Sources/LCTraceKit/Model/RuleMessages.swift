@@ -253,6 +253,40 @@ extension RuleCatalog {
     static let ambiguousIdentity = " (the log names controllers by class, and it is ambiguous here: in another reading of which instance "
         + "each callback was for, this does not happen; log the instance, as `print(self, #function)` does, to make it certain)"
 
+    // MARK: The run against a model of earlier runs
+
+    /// `runs`: how many runs the model holds.
+    private static func modelRuns(_ runs: Int) -> String { runs == 1 ? "the model's run" : "the model's \(runs) runs" }
+
+    /// A transition the model never saw; `otherKinds`: the kinds the model has between the same classes.
+    static func newTransitionWording(_ path: String, modelRuns runs: Int, otherKinds: [String]) -> Wording {
+        let others = otherKinds.isEmpty ? "" : "; the model has it as \(otherKinds.joined(separator: " or "))"
+        return Wording(message: "\(path) is new: it never happened in \(modelRuns(runs))\(others)",
+                       expected: otherKinds.isEmpty ? nil : otherKinds.joined(separator: " or "), actual: path)
+    }
+
+    static func newControllerWording(_ className: String, modelRuns runs: Int) -> Wording {
+        Wording(message: "\(className) is new: no instance of it appeared in \(modelRuns(runs))")
+    }
+
+    /// A transition every run of the model took, which this run never took.
+    static func missingTransitionWording(_ path: String, modelRuns runs: Int, count: Int) -> Wording {
+        let every = runs == 1 ? "in the model's run" : "in every one of the model's \(runs) runs"
+        return Wording(message: "\(path) did not happen in this run; it happened \(every) (\(TextFormat.plural(count, "time")) in all)",
+                       expected: path)
+    }
+
+    /// `what` took `percent` % longer at `percentile` (50, 90) than in the model: `ms` against `modelMs`, over
+    /// `samples` timings here and `modelSamples` in the model.
+    static func slowerThanModelWording(_ what: String, percentile: Int, ms: Double, modelMs: Double, samples: Int,
+                                       modelSamples: Int) -> Wording {
+        let slower = modelMs > 0 ? "\(Int(min((ms / modelMs - 1) * 100, 1e9).rounded())) % slower" : "slower"
+        let name = percentile == 50 ? "median" : "p\(percentile)"
+        return Wording(message: "\(what) is \(slower) than the model at its \(name): \(TextFormat.measure(ms)) ms "
+                           + "against \(TextFormat.measure(modelMs)) ms (\(samples) timings here, \(modelSamples) in the model)",
+                       expected: "at most \(TextFormat.measure(modelMs)) ms at the \(name)", actual: "\(TextFormat.measure(ms)) ms")
+    }
+
     // MARK: Whole inputs
 
     /// No lifecycle event was read from `input`, of `lines` lines: `read` says how they were read (counts by

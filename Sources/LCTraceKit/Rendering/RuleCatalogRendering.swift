@@ -10,15 +10,18 @@ public enum RuleCatalogRendering {
 
     public static func explain(_ rule: Rule, settings: RuleSettings = RuleSettings()) -> String {
         let entry = rule.entry
-        let example = entry.example.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n")
+        func indented(_ log: String) -> String {
+            log.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n")
+        }
+        let model = entry.modelExample.map { "Held against a model learned from this log:\n\(indented($0))\n\n" } ?? ""
         return """
             \(rule.rawValue) (\(level(rule, settings)))
             \(entry.summary)
 
             \(entry.explanation)
 
-            Example that triggers it:
-            \(example)
+            \(model)Example that triggers it:
+            \(indented(entry.example))
 
             What UIKit does: \(entry.uikit)
 
@@ -34,15 +37,17 @@ public enum RuleCatalogRendering {
     }
 
     private static func json(_ entry: RuleCatalog.Entry, _ settings: RuleSettings) -> JSONValue {
-        .object([
+        var members: [(String, JSONValue)] = [
             ("id", .string(entry.rule.rawValue)),
             ("defaultSeverity", .string(entry.severity.rawValue)),
             ("severity", .string(level(entry.rule, settings))),
             ("summary", .string(entry.summary)),
             ("explanation", .string(entry.explanation)),
             ("example", .string(entry.example)),
-            ("uikit", .string(entry.uikit)),
-        ])
+        ]
+        if let model = entry.modelExample { members.append(("modelExample", .string(model))) }
+        members.append(("uikit", .string(entry.uikit)))
+        return .object(members)
     }
 
     /// The severity in this run: `off` when turned off, or for slow-transition without a threshold.

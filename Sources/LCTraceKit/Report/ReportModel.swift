@@ -75,6 +75,17 @@ public enum InstanceKind: String, Sendable, Codable {
     case view
 }
 
+extension ControllerReport {
+    /// An instance's id: its class, then its address when the log names one (`@0x…`), then its ordinal among the
+    /// instances of that class and address when it is not the first (`#2`). `FindingKey.className(ofController:)`
+    /// reads the class back.
+    static func id(className: String, address: String?, ordinal: Int) -> String {
+        var id = address.map { "\(className)@\($0)" } ?? className
+        if ordinal > 1 { id += "#\(ordinal)" }
+        return id
+    }
+}
+
 /// The deallocated instances of one class that a session does not list, past its first
 /// `SessionLimits.listedControllers` controllers, summed up.
 public struct UnlistedControllers: Sendable, Equatable {

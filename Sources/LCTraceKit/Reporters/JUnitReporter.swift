@@ -102,6 +102,11 @@ public final class JUnitReporter: Reporter {
 
     public func inputEnded(_ summary: InputSummary) {
         if sessions == 0 || !inputFindings.isEmpty { writeTestcase("input", findings: inputFindings, counts: inputCounts) }
+        endSuite()
+    }
+
+    /// Writes the suite of the input that ended (`input`), or of the whole run, and starts the next one.
+    private func endSuite() {
         tests += suiteTests
         failures += suiteFailures
         let head = ByteBuffer(capacity: 256)
@@ -122,9 +127,19 @@ public final class JUnitReporter: Reporter {
             tail.withUTF8Buffer { appendToBody(UnsafeRawBufferPointer($0)) }
         }
         cases.removeAll()
+        suiteTests = 0
+        suiteFailures = 0
+        inputFindings = []
+        inputCounts = Counts()
     }
 
     public func finish(_ summary: RunSummary) {
+        // Findings about the whole run (held against a model, `--against`) come after its last input: a suite of their own.
+        if !inputFindings.isEmpty {
+            input = "run"
+            writeTestcase("run", findings: inputFindings, counts: inputCounts)
+            endSuite()
+        }
         let head = ByteBuffer(capacity: 256)
         head.append(XMLText.declaration)
         head.append("<testsuites" as StaticString)

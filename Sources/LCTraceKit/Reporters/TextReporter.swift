@@ -277,6 +277,13 @@ public final class TextReporter: SessionFormatting {
     }
 
     public func finish(_ summary: RunSummary) {
+        // Findings about the whole run (held against a model, `--against`) come after its last input.
+        if !inputFindings.isEmpty {
+            output.write(style.bold("Run") + "\n  " + style.bold("Findings") + "\n")
+            for finding in inputFindings { output.write("    " + formatFinding(finding) + "\n") }
+            output.write("\n")
+            inputFindings = []
+        }
         writeTiming(summary)
         writeUnread(summary)
         writeTimeStepsBack(summary)

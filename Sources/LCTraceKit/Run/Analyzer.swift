@@ -29,6 +29,10 @@ public struct AnalysisOptions: Sendable {
     public var processFilter: ProcessFilter?
     /// `--baseline`: the findings it knows are left out of the reports, and counted as known.
     public var baseline: Baseline?
+    /// Learn the run's model (`Analyzer.model`): `lctrace learn`, `--write-model`.
+    public var learnsModel = false
+    /// `--against`: the model the run is held against when it ends (`ModelComparison`).
+    public var against: LifecycleModel?
 
     public init() {}
 }
@@ -46,6 +50,11 @@ public final class Analyzer: AnalysisOutput {
     private var summary = RunSummary()
     /// Which findings the run's sessions and inputs report: the rule settings and the baseline.
     private let policy: FindingPolicy
+    /// The run's model, learned as its sessions close, when it is asked for or held against one; only the run's own
+    /// analyzer, never a worker's, learns it (from the replayed sessions).
+    private var modelRecorder: RunModelRecorder?
+    /// The model learned from the run's inputs, when `learnsModel` (each input one run).
+    public var model: LifecycleModel? { modelRecorder?.model }
     /// Called with the bytes just read, counted once across all inputs. With `--jobs` above one, it is called from
     /// the threads analysing the inputs, possibly at the same time.
     public var progress: (@Sendable (_ bytesRead: Int) -> Void)?
@@ -88,6 +97,7 @@ public final class Analyzer: AnalysisOutput {
         self.policy = FindingPolicy(rules: options.rules, baseline: options.baseline)
         self.summary.config = options.configPath
         if options.baseline != nil { summary.findingsInBaseline = 0 }
+        if options.learnsModel || options.against != nil, target is ReportDelivery { modelRecorder = RunModelRecorder() }
     }
 
     /// Analyses one input to its end (with `follow`, until SIGINT or SIGTERM; the file need not exist yet).
@@ -174,6 +184,7 @@ public final class Analyzer: AnalysisOutput {
         }
         input.findingsInBaseline = known.count
         countKnown(input.findingsInBaseline)
+        modelRecorder?.inputEnded(input.name)
         summary.inputs.append(input)
         target.inputEnded(input)
     }
@@ -183,6 +194,7 @@ public final class Analyzer: AnalysisOutput {
     /// Ends the run and returns its totals.
     @discardableResult
     public func finish() -> RunSummary {
+        if let model = options.against, let recorder = modelRecorder { compare(recorder, with: model) }
         summary.loadToAppearByClass = loadToAppear.stats()
         summary.transitionDurations = transitionDurations.stats()
         return reports.finish(summary)
@@ -231,6 +243,7 @@ public final class Analyzer: AnalysisOutput {
                 reports.write(item, number: index + offset)
             case .end(let input):
                 countKnown(input.findingsInBaseline)
+                modelRecorder?.inputEnded(input.name)
                 summary.inputs.append(input)
                 reports.inputEnded(input)
             }
@@ -245,7 +258,9 @@ public final class Analyzer: AnalysisOutput {
     var wantsLiveItems: Bool { target.wantsLiveItems }
     /// For the workers of a parallel run: made once per run, so that their texts are shared through its pool.
     private(set) lazy var renderingAhead = RenderingAhead(
-        wantsLiveItems: target.wantsLiveItems, items: reports.itemFormatter, sessions: reports.sessionFormatter)
+        wantsLiveItems: target.wantsLiveItems, items: reports.itemFormatter,
+        // A run that learns its model reads each session's report when it is replayed: none is rendered ahead.
+        sessions: modelRecorder == nil ? reports.sessionFormatter : nil)
 
     func finding(_ finding: Finding) {
         summary.findings[finding.severity] += 1
@@ -277,7 +292,23 @@ public final class Analyzer: AnalysisOutput {
         target.sessionClosed(report)
     }
 
-    private func count(_ report: SessionReport) { count(SessionCounts(report)) }
+    private func count(_ report: SessionReport) {
+        modelRecorder?.record(report)
+        count(SessionCounts(report))
+    }
+
+    /// Reports how the run differs from `model` (`--against`), as findings about its inputs.
+    private func compare(_ recorder: RunModelRecorder, with model: LifecycleModel) {
+        let comparison = ModelComparison(model: model, slowerByPercent: options.rules.slowerThanModelPercent)
+        var known = FindingPolicy.KnownFindings()
+        for located in comparison.deviations(of: recorder.model, firstTransitions: recorder.firstTransitions,
+                                             firstControllers: recorder.firstControllers, firstInput: recorder.firstInput) {
+            guard let finding = policy.admit(located.deviation, input: located.input, session: 0) else { continue }
+            if policy.isKnown(finding, in: &known) { continue }
+            self.finding(finding)
+        }
+        countKnown(known.count)
+    }
 
     /// Counts findings the baseline knew, when the run has one.
     private func countKnown(_ known: Int) {

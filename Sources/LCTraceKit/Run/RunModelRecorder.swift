@@ -1,0 +1,36 @@
+/// Learns the model of a run as its sessions close (`lctrace learn`, `--write-model`, `--against`): each input one
+/// run. It also keeps where the run first showed each transition and class, for the findings against a model.
+struct RunModelRecorder {
+    /// The inputs ended so far.
+    private(set) var model = LifecycleModel()
+    /// The input being read.
+    private var input = LifecycleModel()
+    private(set) var firstTransitions: [LifecycleModel.TransitionPath: ModelComparison.Place] = [:]
+    private(set) var firstControllers: [String: ModelComparison.Place] = [:]
+    /// The first input of the run, where findings about what it lacks are put.
+    private(set) var firstInput: String?
+
+    mutating func record(_ session: SessionReport) {
+        input.record(session)
+        if firstInput == nil { firstInput = session.input }
+        for transition in session.transitions {
+            let path = LifecycleModel.path(of: transition)
+            if firstTransitions[path] == nil {
+                firstTransitions[path] = .init(input: session.input, line: transition.startLine)
+            }
+        }
+        for controller in session.controllers where controller.kind == .controller && firstControllers[controller.className] == nil {
+            firstControllers[controller.className] = .init(input: session.input, line: controller.firstLine)
+        }
+        for unlisted in session.unlistedControllers where firstControllers[unlisted.className] == nil {
+            firstControllers[unlisted.className] = .init(input: session.input, line: unlisted.firstLine)
+        }
+    }
+
+    mutating func inputEnded(_ name: String) {
+        if firstInput == nil { firstInput = name }
+        input.endRun()
+        model.merge(input)
+        input = LifecycleModel()
+    }
+}
