@@ -31,6 +31,10 @@ struct LCTrace: ParsableCommand {
     static func main() {
         StandardStream.openClosedStandardDescriptors()
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if let shell = Completions.requestedShell(arguments) {
+            print(Completions.script(for: shell), terminator: "")
+            exitProcess(ExitStatus.completed)
+        }
         if let mistyped = MistypedCommand.check(arguments, commands: configuration.subcommands.map { $0._commandName }) {
             fail(mistyped)
         }

@@ -433,6 +433,38 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
             }
         }
     }
+
+    /// The bash script's completion function, run as bash runs it: the default command's options, their values and
+    /// files are completed where no command is named (`lctrace app.log --rep`), as well as the commands.
+    @Test func bashCompletesTheDefaultCommand() throws {
+        let script = TestFiles.root.appendingPathComponent("lctrace-\(UUID().uuidString).bash").path
+        try lctrace(["--generate-completion-script", "bash"]).stdout.write(toFile: script, atomically: true, encoding: .utf8)
+        let harness = """
+            source "$0"
+            COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+            COMPREPLY=()
+            _lctrace lctrace "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+            printf '%s\\n' "${COMPREPLY[@]}" | sort -u
+            """
+        func completions(_ words: String...) throws -> [String] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = ["-c", harness, script, "lctrace"] + words
+            process.currentDirectoryURL = Fixtures.sampleLogs
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return text.split(separator: "\n").map(String.init)
+        }
+        #expect(try completions("--rep") == ["--reporter"])
+        #expect(try completions("seed-push-pop.log", "--no-e") == ["--no-events"])
+        #expect(try completions("--reporter", "sa") == ["sarif"])
+        #expect(try completions("--jobs", "2", "seed-pr") == ["seed-present-dismiss.log"])
+        #expect(try completions("ch") == ["check", "child-containment.log"])
+        #expect(try completions("check", "--fail") == ["--fail-on"])
+    }
 }
 
 @Suite(.serialized) struct EveryReporterTests {
