@@ -75,7 +75,7 @@ struct ReportOptions: ParsableArguments {
 
     @Option(name: .long, help: ArgumentHelp("""
         The app's source folder (repeatable): the findings about a controller point at the file that declares its \
-        class, in the compiler form (a note), SARIF (related locations), Code Climate (other locations) and GitHub \
+        class, in the compiler form and JUnit (a note), SARIF (related locations), Code Climate (other locations) and GitHub \
         annotations (on the source file).
         """, valueName: "folder"), completion: .directory)
     var sources: [String] = []

@@ -114,6 +114,12 @@ import Testing
         #expect((other.first?["lines"] as? [String: Any])?["begin"] as? Int == 4)
         #expect(issues[3]["other_locations"] == nil)
 
+        // A JUnit testcase has no place for a second file: the failure's text carries the note, as the compiler form does.
+        let junit = try lctrace(["check", "--fail-on", "warning", "--sources", "App", "--reporter", "junit", "app.log"], directory: root).stdout
+        #expect(junit.contains("app.log:4: warning: [did-appear-twice] viewDidAppear on DetailViewController, which is already visible\n"
+                               + "  expected: viewWillDisappear before appearing again\n  actual: viewDidAppear\n"
+                               + "App/Screens/DetailViewController.swift:4: note: DetailViewController is declared here\n"), "\(junit)")
+
         // The configuration file names the folders once, relative to its own folder, for a run from a subfolder.
         try FileManager.default.createDirectory(at: root.appendingPathComponent(".git"), withIntermediateDirectories: true)
         try "sources: App\n".write(to: root.appendingPathComponent(".lctrace.yml"), atomically: true, encoding: .utf8)

@@ -51,16 +51,22 @@ public final class JUnitReporter: Reporter {
     private let element = ByteBuffer(capacity: 1 << 12)
 
     /// `failureSeverity`: findings at or above it fail their testcase. `rules` is accepted as by the other CI reports.
-    public convenience init(output: Output, failureSeverity: Severity = .error, rules: RuleSettings = RuleSettings()) {
-        self.init(output: output, failureSeverity: failureSeverity, memoryBytes: 1 << 20)
+    /// `declarations` (`--sources`): each finding's text is followed by a note at its class's declaration, as in the
+    /// compiler form (a JUnit testcase has no place for a second file).
+    public convenience init(output: Output, failureSeverity: Severity = .error, rules: RuleSettings = RuleSettings(),
+                            declarations: ControllerDeclarations? = nil) {
+        self.init(output: output, failureSeverity: failureSeverity, memoryBytes: 1 << 20, declarations: declarations)
     }
 
     /// `memoryBytes`: how many bytes of an input's testcases are kept in memory before they go to a temporary file.
-    init(output: Output, failureSeverity: Severity, memoryBytes: Int) {
+    init(output: Output, failureSeverity: Severity, memoryBytes: Int, declarations: ControllerDeclarations? = nil) {
         self.output = output
         self.failureSeverity = failureSeverity
         self.memoryBytes = memoryBytes
+        self.declarations = declarations
     }
+
+    private let declarations: ControllerDeclarations?
 
     public func inputBegan(_ name: String) {
         input = name
@@ -207,6 +213,7 @@ public final class JUnitReporter: Reporter {
             var line = "\(finding.input):\(finding.line): \(finding.severity.rawValue): [\(finding.rule.rawValue)] \(finding.message)\n"
             if let expected = finding.expected { line += "  expected: \(expected)\n" }
             if let actual = finding.actual { line += "  actual: \(actual)\n" }
+            for note in declarations?.notes(for: finding) ?? [] { line += "\(note.path):\(note.line): note: \(note.text)\n" }
             XMLText.content(line, to: element)
         }
         if count > listed.count { XMLText.content("… and \(count - listed.count) more, not listed\n", to: element) }

@@ -92,7 +92,9 @@ public enum ReportKind: String, CaseIterable, Sendable {
         case .sarif:
             return SARIFReporter(output: output, failureSeverity: settings.failureSeverity, rules: settings.rules,
                                  declarations: settings.declarations)
-        case .junit: return JUnitReporter(output: output, failureSeverity: settings.failureSeverity, rules: settings.rules)
+        case .junit:
+            return JUnitReporter(output: output, failureSeverity: settings.failureSeverity, rules: settings.rules,
+                                 declarations: settings.declarations)
         case .checkstyle: return CheckstyleReporter(output: output, failureSeverity: settings.failureSeverity, rules: settings.rules)
         case .codeclimate:
             return CodeClimateReporter(output: output, failureSeverity: settings.failureSeverity, rules: settings.rules,

@@ -35,17 +35,13 @@ public final class XcodeReporter: FindingTagging {
         w.write("] ")
         w.write(text: finding.message)
         w.write("\n")
-        if let declarations, let controller = finding.controller {
-            let found = declarations.declarations(of: finding)
-            let className = FindingKey.className(ofController: controller)
-            for declaration in found {
-                w.write(text: TerminalText.lineStart(declaration.path))
-                w.write(":")
-                w.write(declaration.line)
-                w.write(": note: ")
-                w.write(text: ControllerDeclarations.noteText(className: className, count: found.count))
-                w.write("\n")
-            }
+        for note in declarations?.notes(for: finding) ?? [] {
+            w.write(text: TerminalText.lineStart(note.path))
+            w.write(":")
+            w.write(note.line)
+            w.write(": note: ")
+            w.write(text: note.text)
+            w.write("\n")
         }
         output.write(text.bytes)
         if live { output.flush() }
