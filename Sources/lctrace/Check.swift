@@ -57,7 +57,7 @@ struct Check: ParsableCommand {
         // The configuration file's settings, under the flags.
         let config = ruleOptions.configFile()
         let failOn = self.failOn ?? config.flatMap { $0.file.failOn.flatMap(FailOn.init(rawValue:)) } ?? .error
-        let report = self.report.withDefaults(from: config)
+        let report = self.report.withDefaults(from: config, reporters: true)
         var run = AnalysisRun(input: input, report: report, rules: ruleOptions,
                               requests: try report.requests(fallback: Check.fallback), includeEvents: false,
                               failureSeverity: failOn.severity ?? .error)

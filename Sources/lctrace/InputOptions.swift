@@ -124,6 +124,11 @@ struct RuleOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Report transitions slower than this as slow-transition warnings.", valueName: "ms"))
     var slowTransition: Double?
 
+    @Option(name: .customLong("ignore-class"), help: ArgumentHelp(
+        "Leave out the findings about this controller class (repeatable; * matches any run of characters: 'SF*'), such as third-party controllers.",
+        valueName: "class"))
+    var ignoredClasses: [String] = []
+
     @Option(name: .long, help: ArgumentHelp(
         "With --against: report timings this many percent slower than the model's as slower-than-model (default 20).",
         valueName: "percent"))
@@ -175,6 +180,7 @@ struct RuleOptions: ParsableArguments {
         if let leakTimeout { settings.leakTimeoutSeconds = leakTimeout }
         if let slowTransition { settings.slowTransitionMs = slowTransition }
         if let slowerBy { settings.slowerThanModelPercent = slowerBy }
+        if !ignoredClasses.isEmpty { settings.ignoredClasses = ignoredClasses.map(ClassPattern.init) }
         return settings
     }
 }

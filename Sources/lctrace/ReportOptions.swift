@@ -16,13 +16,10 @@ struct ReporterRequest: ExpressibleByArgument, Equatable {
         self = request
     }
 
-    /// The names SwiftLint gives reports that are the same as one of lctrace's.
-    static let aliases: [String: ReportKind] = ["github-actions-logging": .githubActions]
-
     /// `NAME[=PATH]`; an unknown name is an error that lists the names, and the closest one when a name was mistyped.
     static func parse(_ argument: String) throws -> ReporterRequest {
         let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-        guard let reporter = ReportKind(rawValue: parts[0]) ?? aliases[parts[0]] else {
+        guard let reporter = ReportKind(name: parts[0]) else {
             throw ValidationError("unknown reporter '\(parts[0])'\(Suggestion.hint(for: parts[0], among: allValueStrings)); "
                                   + "the reporters are \(allValueStrings.joined(separator: ", "))")
         }
@@ -99,11 +96,18 @@ struct ReportOptions: ParsableArguments {
 
     /// These options with the configuration file's baseline and source folders where the flags give none. The file's
     /// baseline is not read by a run that writes one (which refreshes it).
-    func withDefaults(from config: LoadedConfig?) -> ReportOptions {
+    /// `reporters`: the file's reporters too, where no `--reporter` is given (`check`; the default command prints the
+    /// human report unless told otherwise on its command line).
+    func withDefaults(from config: LoadedConfig?, reporters: Bool = false) -> ReportOptions {
         guard let config else { return self }
         var options = self
         if options.baseline == nil, options.writeBaseline == nil { options.baseline = config.file.baselinePath(configPath: config.path) }
         if options.sources.isEmpty { options.sources = config.file.sourcePaths(configPath: config.path) ?? [] }
+        if options.against == nil { options.against = config.file.againstPath(configPath: config.path) }
+        if reporters, options.reporter.isEmpty, let requests = config.file.reporterRequests(configPath: config.path) {
+            // Checked when the file was read.
+            options.reporter = requests.compactMap { try? ReporterRequest.parse($0) }
+        }
         return options
     }
 

@@ -114,9 +114,43 @@ func lctrace(_ arguments: [String], stdin: Data? = nil, environment: [String: St
         let refreshed = try lctrace(["check", "--write-baseline", baseline.path, "app.log"], directory: logs)
         #expect(refreshed.status == 0, "\(refreshed.stderr)")
 
+        // The reports check writes (paths relative to the file's folder), unless --reporter is given; the classes whose
+        // findings are left out; the model the run is held against.
+        let model = repository.appendingPathComponent("ci/model.json")
+        #expect(try lctrace(["learn", "--no-config", "-o", model.path, "app.log"], directory: logs).status == 0)
+        try (config + "reporters: [xcode, sarif=ci/lctrace.sarif]\nignore-classes: ['View*']\nagainst: ci/model.json\nslower-by: 50\n")
+            .write(to: repository.appendingPathComponent(".lctrace.yml"), atomically: true, encoding: .utf8)
+        let configured = try lctrace(["check", "app.log"], directory: logs)
+        #expect(configured.status == 0 && configured.stdout.isEmpty, "\(configured.stdout)\(configured.stderr)")
+        let sarif = try String(contentsOf: repository.appendingPathComponent("ci/lctrace.sarif"), encoding: .utf8)
+        #expect(sarif.contains("\"version\": \"2.1.0\""))
+        #expect(try lctrace(["check", "--reporter", "json", "app.log"], directory: logs).stdout.hasPrefix("{"), "the flag wins")
+        // The flag names other classes to ignore, and wins over the file.
+        let other = try lctrace(["check", "--ignore-class", "Page*", "app.log"], directory: logs)
+        #expect(other.status == 1 && other.stdout.contains("[did-appear-twice]"), "\(other.stdout)")
+        // Held against a model of another run: what it lacks is reported.
+        try "2016-03-17 16:02:37.329 LifeCycle[2148:117099] ListViewController viewDidLoad\n"
+            .write(to: logs.appendingPathComponent("other.log"), atomically: true, encoding: .utf8)
+        let held = try lctrace(["check", "--fail-on", "never", "other.log"], directory: logs)
+        #expect(held.stdout.contains("other.log:1: warning: [new-controller] ListViewController is new"), "\(held.stdout)")
+
+        try "reporters: [sarf]\n".write(to: repository.appendingPathComponent(".lctrace.yml"), atomically: true, encoding: .utf8)
+        #expect(try lctrace(["check", "app.log"], directory: logs).stderr.hasPrefix(
+            "lctrace: config ../.lctrace.yml: reporters: unknown reporter 'sarf' (did you mean 'sarif'?); the reporters are xcode, text,"))
         try "fail-on: sometimes\n".write(to: repository.appendingPathComponent(".lctrace.yml"), atomically: true, encoding: .utf8)
         let bad = try lctrace(["check", "app.log"], directory: logs)
         #expect(bad.status == 2 && bad.stderr == "lctrace: config ../.lctrace.yml: fail-on must be error, warning or never\n", "\(bad.stderr)")
+    }
+
+    @Test func classPatternsMatchWholeNames() {
+        #expect(ClassPattern("SFSafariViewController").matches("SFSafariViewController"))
+        #expect(!ClassPattern("SFSafari").matches("SFSafariViewController"))
+        #expect(ClassPattern("SF*").matches("SFSafariViewController"))
+        #expect(ClassPattern("*PickerViewController").matches("PHPickerViewController"))
+        #expect(!ClassPattern("*PickerViewController").matches("PickerView"))
+        #expect(ClassPattern("UI*Controller").matches("UIImagePickerController"))
+        #expect(ClassPattern("A*B*C").matches("AxxBxxC") && !ClassPattern("A*B*C").matches("AxxCxxB"))
+        #expect(ClassPattern("*").matches("Anything"))
     }
 
     /// A mistyped reporter or rule name is a usage error that names the closest one and, for reporters, lists them

@@ -2,7 +2,7 @@
 /// admits one, for a session's deviations and for those about a whole input.
 ///
 /// - The rule's severity in this run (`--severity`, the configuration file, else the catalogue's); a rule that is off
-///   leaves it out.
+///   leaves it out, and so does a class the run ignores (`--ignore-class`).
 /// - The deviation's cap: the most its evidence supports (info for what the log cannot confirm).
 /// - The baseline (`--baseline`): a finding it knows is left out of the reports and counted as known. A baseline
 ///   knows each finding a number of times per launch, so a session matches its findings against it on its own, in
@@ -20,6 +20,9 @@ struct FindingPolicy: Sendable {
     /// is off.
     func admit(_ deviation: Deviation, input: String, session: Int) -> Finding? {
         guard let severity = rules.severity(of: deviation.rule, cappedAt: deviation.cap) else { return nil }
+        if !rules.ignoredClasses.isEmpty, let subject = deviation.subject, rules.ignores(FindingKey.className(ofController: subject)) {
+            return nil
+        }
         return Finding(rule: deviation.rule, severity: severity, input: input, line: deviation.line, session: session,
                        controller: deviation.subject, message: deviation.message, expected: deviation.expected,
                        actual: deviation.actual)

@@ -15,12 +15,17 @@ import Yams
 ///     allow-empty-input: true           # check's --allow-empty-input
 ///     baseline: ci/lctrace-baseline.json
 ///     sources: [App]                    # --sources, relative to this file's folder
+///     reporters: [xcode, sarif=lctrace.sarif]   # --reporter when none is given; paths relative to this file's folder
+///     ignore-classes: [SFSafariViewController, "PH*"]   # --ignore-class
+///     against: ci/main.model.json       # --against, relative to this file's folder
+///     slower-by: 30                     # --slower-by, percent
 ///
 /// Flags given on the command line win over the file.
 public struct ConfigFile: Sendable, Equatable {
     public static let defaultName = ".lctrace.yml"
     public static let keys = ["severity", "leak-timeout", "slow-transition", "line-format", "pattern", "time-format", "process",
-                              "fail-on", "min-severity", "allow-empty-input", "baseline", "sources"]
+                              "fail-on", "min-severity", "allow-empty-input", "baseline", "sources", "reporters", "ignore-classes",
+                              "against", "slower-by"]
     /// The largest file read (64 KiB), and the most YAML nodes it may expand to (aliases counted at every use):
     /// a small file of nested aliases would otherwise expand to billions of values.
     public static let maxBytes = 64 << 10
@@ -44,6 +49,13 @@ public struct ConfigFile: Sendable, Equatable {
     public var baseline: String?
     /// The app's source folders (`sources`), as written in the file.
     public var sources: [String]?
+    /// The reports written when no `--reporter` is given (`reporters`): `NAME` or `NAME=PATH`, as written in the file.
+    public var reporters: [String]?
+    /// The classes whose findings are left out (`ignore-classes`).
+    public var ignoredClasses: [ClassPattern]?
+    /// The model, or log of a good run, the run is held against (`against`), as written in the file.
+    public var against: String?
+    public var slowerByPercent: Double?
 
     public init() {}
 
@@ -191,6 +203,35 @@ public struct ConfigFile: Sendable, Equatable {
                 } else {
                     throw ConfigError(path: path, message: "sources must be a folder or a list of them")
                 }
+            case "reporters":
+                guard let requests = strings(value), !requests.isEmpty else {
+                    throw ConfigError(path: path, message: "reporters must be a reporter (NAME or NAME=PATH) or a list of them")
+                }
+                for request in requests {
+                    let name = String(request.prefix { $0 != "=" })
+                    guard ReportKind(name: name) != nil else {
+                        let names = ReportKind.allCases.map(\.rawValue)
+                        throw ConfigError(path: path, message: "reporters: unknown reporter '\(name)'\(Suggestion.hint(for: name, among: names)); "
+                                          + "the reporters are \(names.joined(separator: ", "))")
+                    }
+                    if request.hasSuffix("=") { throw ConfigError(path: path, message: "reporters: '\(request)' names no file after '='") }
+                }
+                config.reporters = requests
+            case "ignore-classes":
+                guard let names = strings(value), !names.isEmpty else {
+                    throw ConfigError(path: path, message: "ignore-classes must be a class name (or pattern with *) or a list of them")
+                }
+                config.ignoredClasses = names.map(ClassPattern.init)
+            case "against":
+                guard let against = value as? String, !against.isEmpty else {
+                    throw ConfigError(path: path, message: "against must be the path of a model (lctrace learn) or of a log")
+                }
+                config.against = against
+            case "slower-by":
+                guard let percent = number(value), percent.isFinite, percent >= 0, percent <= 10_000 else {
+                    throw ConfigError(path: path, message: "slower-by must be a percentage from 0 to 10000")
+                }
+                config.slowerByPercent = percent
             default:
                 throw ConfigError(path: path, message: "unknown key '\(key)'\(Suggestion.hint(for: key, among: keys)); expected \(keys.joined(separator: ", "))")
             }
@@ -213,6 +254,21 @@ public struct ConfigFile: Sendable, Equatable {
     /// (`configPath` is the file's own path from the working directory).
     public func baselinePath(configPath: String) -> String? {
         baseline.map { ConfigFile.path($0, besides: configPath) }
+    }
+
+    /// `against`, as a path from the working directory, as `baselinePath` gives the baseline.
+    public func againstPath(configPath: String) -> String? {
+        against.map { ConfigFile.path($0, besides: configPath) }
+    }
+
+    /// `reporters`, with each report's path from the working directory, as `baselinePath` gives the baseline.
+    public func reporterRequests(configPath: String) -> [String]? {
+        reporters.map { requests in
+            requests.map { request in
+                guard let equals = request.firstIndex(of: "="), request[request.index(after: equals)...] != "-" else { return request }
+                return String(request[...equals]) + ConfigFile.path(String(request[request.index(after: equals)...]), besides: configPath)
+            }
+        }
     }
 
     /// `sources`, as paths from the working directory, as `baselinePath` gives the baseline.
@@ -246,6 +302,13 @@ public struct ConfigFile: Sendable, Equatable {
         }
     }
 
+    /// A non-empty string, or a list of them.
+    private static func strings(_ value: Any) -> [String]? {
+        if let one = value as? String { return one.isEmpty ? nil : [one] }
+        guard let list = value as? [Any], list.allSatisfy({ ($0 as? String)?.isEmpty == false }) else { return nil }
+        return list.map { "\($0)" }
+    }
+
     private static func number(_ value: Any) -> Double? {
         if let int = value as? Int { return Double(int) }
         return value as? Double
@@ -256,6 +319,8 @@ public struct ConfigFile: Sendable, Equatable {
         for (rule, severity) in severity { settings.overrides[rule] = .some(severity) }
         if let leakTimeoutSeconds { settings.leakTimeoutSeconds = leakTimeoutSeconds }
         if let slowTransitionMs { settings.slowTransitionMs = slowTransitionMs }
+        if let slowerByPercent { settings.slowerThanModelPercent = slowerByPercent }
+        if let ignoredClasses { settings.ignoredClasses = ignoredClasses }
     }
 }
 

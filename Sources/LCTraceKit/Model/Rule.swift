@@ -98,6 +98,11 @@ public struct RuleSettings: Sendable, Equatable {
     /// Against a model (`--against`): a transition or first appearance this many percent slower than the model's,
     /// at its median or 90th percentile, is `slower-than-model`.
     public var slowerThanModelPercent: Double = 20
+    /// Controller classes whose findings are left out (third-party controllers the app cannot change).
+    public var ignoredClasses: [ClassPattern] = []
+
+    /// Whether the findings about `className` are left out (`ignoredClasses`).
+    public func ignores(_ className: String) -> Bool { ignoredClasses.contains { $0.matches(className) } }
 
     public init() {}
 

@@ -16,6 +16,15 @@ public enum ReportKind: String, CaseIterable, Sendable {
     case mermaid
     case mermaidShort = "mermaid-short"
 
+    /// The names SwiftLint gives reports that are the same as one of lctrace's.
+    public static let aliases: [String: ReportKind] = ["github-actions-logging": .githubActions]
+
+    /// The reporter `--reporter` or the configuration file names: by its name, or a SwiftLint name for it.
+    public init?(name: String) {
+        guard let kind = ReportKind(rawValue: name) ?? ReportKind.aliases[name] else { return nil }
+        self = kind
+    }
+
     /// One line for `--help` and the README.
     public var summary: String {
         switch self {
