@@ -27,8 +27,8 @@ import Testing
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GITHUB_") }
         environment["GITHUB_ACTION_PATH"] = directory.appendingPathComponent("action").path
         environment["GITHUB_OUTPUT"] = outputs
-        for (name, value) in ["LCTRACE_LOGS": "", "LCTRACE_SOURCES": "", "LCTRACE_FAIL_ON": "error", "LCTRACE_BASELINE": "",
-                              "LCTRACE_SARIF": sarif, "LCTRACE_ARGUMENTS": ""].merging(inputs, uniquingKeysWith: { $1 }) {
+        for (name, value) in ["LCTRACE_LOGS": "", "LCTRACE_SOURCES": "", "LCTRACE_FAIL_ON": "error", "LCTRACE_BASELINE": "", "LCTRACE_AGAINST": "",
+                              "LCTRACE_WRITE_MODEL": "", "LCTRACE_SARIF": sarif, "LCTRACE_ARGUMENTS": ""].merging(inputs, uniquingKeysWith: { $1 }) {
             environment[name] = value
         }
         let process = Process()
@@ -60,5 +60,18 @@ import Testing
         #expect(failing.output.isEmpty && failing.sarif == nil)
         let allowed = try ActionTests.runCheck(["LCTRACE_LOGS": "SampleLogs/did-appear-without-will-appear.log", "LCTRACE_FAIL_ON": "never"])
         #expect(allowed.status == 0)
+    }
+
+    /// With `against`, what changed against a model of good runs is annotated; `write-model` writes the run's model.
+    @Test func theCheckStepReportsWhatChangedAgainstAModel() throws {
+        let model = TestFiles.root.appendingPathComponent("lctrace-action-model-\(UUID().uuidString).json").path
+        let learned = try ActionTests.runCheck(["LCTRACE_LOGS": "SampleLogs/model-base.log", "LCTRACE_WRITE_MODEL": model, "LCTRACE_SARIF": ""])
+        #expect(learned.status == 0)
+        #expect(try String(contentsOfFile: model, encoding: .utf8).contains("\"runs\": 1"))
+        let changed = try ActionTests.runCheck(["LCTRACE_LOGS": "SampleLogs/slower-than-model.log", "LCTRACE_AGAINST": model,
+                                                "LCTRACE_FAIL_ON": "warning", "LCTRACE_SARIF": ""])
+        #expect(changed.status == 1)
+        #expect(changed.stdout.hasPrefix("::warning file=SampleLogs/slower-than-model.log,line=10,title=[slower-than-model]::pop B → A is 96 %25 slower"),
+                "\(changed.stdout)")
     }
 }

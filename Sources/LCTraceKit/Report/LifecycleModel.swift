@@ -261,9 +261,24 @@ extension LifecycleModel {
             if other.count > 0 { histogram.add(other.histogram) }
         }
 
-        /// The duration at `percentile` (0–100), in milliseconds; nil when there is none.
+        /// The duration at `percentile` (0–100), in milliseconds to three significant digits (the histogram holds no
+        /// more); nil when there is none. Read from the recorded values, so that a model read back from its file
+        /// gives the same as the one that wrote it.
         public func milliseconds(atPercentile percentile: Double) -> Double? {
-            count == 0 ? nil : Double(histogram.valueAtPercentile(percentile)) / 1000
+            guard count > 0 else { return nil }
+            let rank = max(1, Int((percentile / 100 * Double(count)).rounded(.up)))
+            var seen: UInt64 = 0
+            for recorded in histogram.recordedValues() {
+                seen += recorded.count
+                if seen >= rank { return Durations.threeDigits(Double(recorded.value) / 1000) }
+            }
+            return nil
+        }
+
+        static func threeDigits(_ ms: Double) -> Double {
+            guard ms > 0 else { return 0 }
+            let scale = pow(10, 2 - floor(log10(ms)))
+            return (ms * scale).rounded() / scale
         }
 
         /// The recorded values and their counts, as `[[micros, count], …]`, lowest first.
