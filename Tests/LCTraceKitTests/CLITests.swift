@@ -326,6 +326,7 @@ func lctrace(_ arguments: [String], stdin: Data? = nil, environment: [String: St
             ["explain", "did-appear-without-will-appear"],
             ["lines", "SampleLogs/console-shapes.log"],
             ["--no-events", "SampleLogs/console-shapes.log"],
+            ["check", "--against", "SampleLogs/model-base.log", "SampleLogs/slower-than-model.log", "--fail-on", "warning"],
         ]
         for arguments in examples {
             let output = try lctrace(arguments).stdout
