@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "lctrace", targets: ["lctrace"]),
         .executable(name: "lctrace-loggen", targets: ["lctrace-loggen"]),
         .library(name: "LCTraceKit", targets: ["LCTraceKit"]),
+        .plugin(name: "LCTraceCheck", targets: ["LCTraceCheck"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -65,6 +66,13 @@ let package = Package(
                 "LCTraceKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // `swift package lctrace-check LOG…`: lctrace check, built and run by SwiftPM, in any package that depends on
+        // lctrace (and in this one), on Linux and macOS.
+        .plugin(
+            name: "LCTraceCheck",
+            capability: .command(intent: .custom(verb: "lctrace-check", description: "Check lifecycle logs with lctrace check")),
+            dependencies: ["lctrace"]
         ),
         .testTarget(name: "PCRE2Tests", dependencies: ["PCRE2"]),
         .testTarget(

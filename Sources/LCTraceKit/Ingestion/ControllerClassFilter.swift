@@ -20,7 +20,7 @@ struct ControllerClassFilter {
     /// Notes a controller-only callback of the class.
     @inline(__always)
     mutating func noteControllerCallback(_ className: ClassName) {
-        classes.update(className) { $0.insert(.seen) }
+        _ = classes.update(className) { $0.insert(.seen) }
     }
 
     /// Whether an init or dealloc of the class is a controller's.

@@ -28,7 +28,7 @@ public enum StandardStream: Sendable {
             // The lowest free descriptor: this one, since those below it are open by now.
             let fd = open("/dev/null", stream == .input ? O_RDONLY : O_WRONLY)
             if fd >= 0, fd != stream.fileDescriptor { _ = dup2(fd, stream.fileDescriptor); _ = close(fd) }
-            closedAtStart.withLock { $0.insert(stream) }
+            _ = closedAtStart.withLock { $0.insert(stream) }
         }
     }
 
