@@ -20,18 +20,21 @@ final class InputSessions: EventReceiver {
     private var closed = 0
     private let names: NameTable
     let knowledge: InputKnowledge
+    // Which session an event goes to is read and changed on every event (below, to `classFilter`), and is not
+    // checked for exclusive access at run time, where each check costs a call into the runtime: only this object's
+    // methods touch it, on one thread, and a session they hand an event to cannot reach it.
     /// The open sessions, in the order they opened; `current` is the one the last event went to.
-    private var open: [OpenSession] = []
-    private var current = 0 {
+    @exclusivity(unchecked) private var open: [OpenSession] = []
+    @exclusivity(unchecked) private var current = 0 {
         didSet {
             currentSession = open[current].analyzer
             currentPid = open[current].analyzer.pid
         }
     }
     /// The current session, its process id and its class filter (the other open sessions keep theirs in `open`).
-    private var currentSession: SessionAnalyzer?
-    private var currentPid: Int?
-    private var classFilter = ControllerClassFilter()
+    @exclusivity(unchecked) private var currentSession: SessionAnalyzer?
+    @exclusivity(unchecked) private var currentPid: Int?
+    @exclusivity(unchecked) private var classFilter = ControllerClassFilter()
     /// How often time went back in the input's sessions, and the first line where it did.
     private(set) var timeStepsBack = 0
     private(set) var firstTimeStepBack: Int?

@@ -26,22 +26,25 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     /// Event records are built when the report keeps them or the output streams them.
     private let recordsEvents: Bool
     /// The line of the first event past the ones the timeline reports draw, once there is one.
-    private var timelineCut: Int?
+    @exclusivity(unchecked) private var timelineCut: Int?
 
     private(set) var process: String?
     private(set) var pid: Int?
     private var startLine: Int
+    // The session's own bookkeeping, read and changed on every event (below, to `eventCount`), is not checked for
+    // exclusive access at run time, where each check costs a call into the runtime: only this session's methods touch
+    // it, on one thread, and none of them hands it to code that could reach it again while it is being changed.
     /// The line of the last event: the session idle longest is ended first when too many are open.
-    private(set) var endLine: Int
-    private var clock = SessionClock()
+    @exclusivity(unchecked) private(set) var endLine: Int
+    @exclusivity(unchecked) private var clock = SessionClock()
     /// The session's time of the event being handled.
-    private var eventMicros: Int64?
+    @exclusivity(unchecked) private var eventMicros: Int64?
     /// How often the logged time went back, and the line where it first did.
     var timeStepsBack: Int { clock.stepsBack }
     var firstTimeStepBack: Int? { clock.firstStepBack }
 
-    private var app = AppReport(events: [], eventCount: 0, finalPhase: .unknown)
-    private var activity: ActivityTracker
+    @exclusivity(unchecked) private var app = AppReport(events: [], eventCount: 0, finalPhase: .unknown)
+    @exclusivity(unchecked) private var activity: ActivityTracker
     // The parts of a reading (below, to `findingsNotListed`) are read and changed on every controller callback, in every
     // reading kept, and swapped in and out of the readings (`exchange`); each run-time exclusivity check costs a call
     // into the runtime, about a sixth of the analysis when several readings are kept. It is not checked: only this
@@ -58,10 +61,10 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     @exclusivity(unchecked) private var loadLoops = LoadLoopWatch()
     @exclusivity(unchecked) private var findings: [Finding] = []
     @exclusivity(unchecked) private var findingsNotListed = 0
-    private var mainThread = MainThreadCheck()
-    private var postMortem: PostMortem
-    private var launch = LaunchClock()
-    private(set) var eventCount = 0
+    @exclusivity(unchecked) private var mainThread = MainThreadCheck()
+    @exclusivity(unchecked) private var postMortem: PostMortem
+    @exclusivity(unchecked) private var launch = LaunchClock()
+    @exclusivity(unchecked) private(set) var eventCount = 0
 
     // The reading of who is who in play is the parts above (instances, transitions, leaks, hostedViews, the transition
     // reports and the findings); `otherReadings` are the others kept while the log cannot tell them apart.

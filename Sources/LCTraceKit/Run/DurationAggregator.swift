@@ -80,8 +80,13 @@ struct DurationAggregator {
         record(DurationAggregator.micros(ms), for: name)
     }
 
+    /// One lookup when the name has its row already (the common case: a run has few names and many durations).
     private mutating func record(_ micros: UInt64, for name: String) {
-        series[key(for: name), default: Series()].record(micros)
+        if let row = series.index(forKey: name) {
+            series.values[row].record(micros)
+        } else {
+            series[key(for: name), default: Series()].record(micros)
+        }
     }
 
     /// Samples put aside elsewhere, in microseconds by name: one lookup per name.
