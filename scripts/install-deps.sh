@@ -3,7 +3,8 @@
 #
 # Debian/Ubuntu: libpcre2-dev (headers and pkg-config file) and zlib1g-dev (headers, for gzip input); for the tests
 # that validate the CI reports against their schemas, python3-jsonschema (SARIF) and libxml2-utils (xmllint, JUnit);
-# for the tests of the HTML page's script, nodejs (Node: its syntax check and test runner);
+# for the tests of the HTML page's script, nodejs (Node: its syntax check and test runner); for the fleet pipeline's
+# tests (scripts/fleet.py), Java 17 (openjdk-17-jre-headless, for Spark) and the duckdb and pyspark packages from PyPI;
 # for the test that opens the HTML timeline in a real browser, chromium. A chromium that cannot be installed (Ubuntu's
 # is a snap, which does not install in a container) is warned about, not fatal.
 #
@@ -59,6 +60,10 @@ install_darwin() {
   if ! command -v node >/dev/null 2>&1; then
     echo "install-deps.sh: no node, which the tests of the HTML page's script need: brew install node" >&2
   fi
+  if ! python3 -c 'import duckdb, pyspark' >/dev/null 2>&1 || ! java -version >/dev/null 2>&1; then
+    echo "install-deps.sh: the fleet pipeline's tests need python3 -m pip install duckdb pyspark, and Java 17:" \
+      "brew install openjdk@17" >&2
+  fi
   # The browser tests look for a browser the way scripts/chromium-check.py does: $LCTRACE_CHROMIUM, a name on the
   # PATH, then the app bundles.
   if browser_wanted; then
@@ -83,6 +88,8 @@ install_elsewhere() {
   python3 -c 'import jsonschema' >/dev/null 2>&1 || lacking+=("python3 with jsonschema")
   command -v xmllint >/dev/null 2>&1 || lacking+=("xmllint (libxml2)")
   command -v node >/dev/null 2>&1 || command -v nodejs >/dev/null 2>&1 || lacking+=("Node (nodejs)")
+  python3 -c 'import duckdb, pyspark' >/dev/null 2>&1 || lacking+=("python3 with duckdb and pyspark")
+  java -version >/dev/null 2>&1 || lacking+=("Java 17")
   if browser_wanted && [ -n "$(chromium_problem)" ]; then lacking+=("Chromium (or LCTRACE_CHROMIUM)"); fi
   if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists libpcre2-8 zlib 2>/dev/null; then
     if [ "${#lacking[@]}" -gt 0 ]; then
@@ -125,6 +132,15 @@ browser_warning() {
     "Chromium or Chrome (or LCTRACE_BROWSER_TESTS=0 opts them out)" >&2
 }
 
+# From PyPI, for the fleet pipeline's tests, once pip is there (a Python that refuses pip's installs into its own
+# packages is told it may: these are test tools).
+pypi_install() {
+  if python3 -c 'import duckdb, pyspark' >/dev/null 2>&1 || ! python3 -m pip --version >/dev/null 2>&1; then return 0; fi
+  python3 -m pip install --quiet duckdb pyspark 2>/dev/null \
+    || python3 -m pip install --quiet --break-system-packages duckdb pyspark
+  echo "installed duckdb and pyspark (PyPI)" >&2
+}
+
 case "$(uname -s)" in
   Darwin)
     install_darwin
@@ -143,8 +159,11 @@ command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 python3 -c 'import jsonschema' >/dev/null 2>&1 || missing+=(python3-jsonschema)
 command -v xmllint >/dev/null 2>&1 || missing+=(libxml2-utils)
 command -v node >/dev/null 2>&1 || command -v nodejs >/dev/null 2>&1 || missing+=(nodejs)
+java -version >/dev/null 2>&1 || missing+=(openjdk-17-jre-headless)
+python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
 browser=()
 if browser_wanted && [ -n "$(chromium_problem)" ]; then browser=(chromium fonts-liberation); fi
+pypi_install
 if [ "${#missing[@]}" -eq 0 ] && [ "${#browser[@]}" -eq 0 ]; then
   exit 0
 fi
@@ -155,6 +174,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
   echo "installed ${missing[*]}" >&2
 fi
+pypi_install
 if [ "${#browser[@]}" -gt 0 ]; then
   if $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${browser[@]}" >/dev/null; then
     echo "installed ${browser[*]}" >&2

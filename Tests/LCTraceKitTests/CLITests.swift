@@ -368,7 +368,7 @@ func lctrace(_ arguments: [String], stdin: Data? = nil, environment: [String: St
         let types = text.split(separator: "\n").compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["type"] as? String
         }
-        #expect(types.suffix(2) == ["session", "summary"])
+        #expect(types.suffix(3) == ["session", "input", "summary"])
         #expect(types.filter { $0 == "transition" }.count == 3)
         try? run.input.fileHandleForWriting.close()
     }

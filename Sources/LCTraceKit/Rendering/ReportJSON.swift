@@ -173,8 +173,10 @@ enum ReportJSON {
         w.member("overAnHour", stats.overAnHour)
     }
 
-    static func inputMembers(_ input: InputSummary, into w: inout JSONWriter) {
-        w.member("name", input.name)
+    /// `nameKey`: the member the input's name is written as (`name` in the JSON report, `input` in JSON Lines, where
+    /// every record names its input so).
+    static func inputMembers(_ input: InputSummary, nameKey: StaticString = "name", into w: inout JSONWriter) {
+        w.member(nameKey, input.name)
         w.member("format", input.format)
         w.member("bytes", input.bytes)
         w.member("lines", input.lines)

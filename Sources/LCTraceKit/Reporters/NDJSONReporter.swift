@@ -1,7 +1,13 @@
-/// `--format ndjson`: one JSON object per line, written and flushed as each item completes — `event`,
-/// `transition`, `finding`, `session` (when a session closes) and a final `summary` — each with a `type` field
-/// first and otherwise the field names of the JSON report. Memory does not grow with the input.
+/// `--format ndjson`: one JSON object per line, written and flushed as each item completes — a `stream` line first
+/// (the wire format's version), then `event`, `transition`, `finding`, `session` (when a session closes), `input`
+/// (when an input ends) and a final `summary` — each with a `type` field first and otherwise the field names of the
+/// JSON report. Every event, transition, finding and session line names its input and session, the keys that join
+/// them; `docs/fleet/lctrace-ndjson.schema.json` is the schema of each line. Memory does not grow with the input.
 public final class NDJSONReporter: StreamingReporter, SessionFormatting, LiveEventSink {
+    /// The version of the lines' format, in the `stream` line: a field added keeps it, one renamed or removed, or a
+    /// meaning changed, makes a new one.
+    public static let formatVersion = 1
+
     private let output: Output
     private let config: String?
     /// Flush after every line (live input) rather than when the buffer fills.
@@ -19,6 +25,11 @@ public final class NDJSONReporter: StreamingReporter, SessionFormatting, LiveEve
         self.config = config
         self.flushEachLine = flushEachLine
         self.itemFormatter = LiveItemLines(includeEvents: includeEvents)
+        emit("stream") { w in
+            w.member("format", "lctrace-ndjson")
+            w.member("formatVersion", NDJSONReporter.formatVersion)
+            w.member("lctraceVersion", LCTraceVersion.current)
+        }
     }
 
     public func event(_ event: EventRecord, subject: String, session: Int, input: String) {
@@ -67,6 +78,10 @@ public final class NDJSONReporter: StreamingReporter, SessionFormatting, LiveEve
         NDJSONReporter.sessionLine.render(session, itemText)
         output.write(itemText.bytes)
         if flushEachLine { output.flush() }
+    }
+
+    public func inputEnded(_ summary: InputSummary) {
+        emit("input") { ReportJSON.inputMembers(summary, nameKey: "input", into: &$0) }
     }
 
     public func finish(_ summary: RunSummary) {
