@@ -19,6 +19,7 @@ day of the log's first launch, else the day of the run).
   fleet.py spark LOGS… --out DIR [--master local[2]]      a cluster: PySpark (pip install pyspark; Java 17)
   fleet.py report --db FILE [--json]                      the report of a DuckDB database made before
   fleet.py validate FILE…                                 checks lctrace JSON Lines against the schema
+  fleet.py generate DIR --logs N                          a fleet of generated device logs to try it on
 
 LOGS are files or folders (every .log, .txt, .gz, .ndjson and .json file below them). A log that cannot be read is
 an `inputs` row with its error, and the run goes on. Runs are idempotent: the same logs give the same tables and
@@ -32,6 +33,7 @@ import hashlib
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -65,9 +67,13 @@ def class_of(instance):
     return None if instance is None else re.sub(r"[@#].*$", "", instance)
 
 
-def find_logs(paths):
-    """The log files the paths name, folders walked (hidden ones left out), in path order."""
+def find_logs(paths, paths_from=None):
+    """The log files the paths name, folders walked (hidden ones left out), and those listed one per line in the file
+    `paths_from` (object-store paths, read with `--fetch`), in path order."""
     logs = []
+    if paths_from:
+        with open(paths_from) as file:
+            logs += [line.strip() for line in file if line.strip()]
     for path in paths:
         if os.path.isdir(path):
             for folder, subfolders, files in os.walk(path):
@@ -79,9 +85,10 @@ def find_logs(paths):
     return sorted(set(logs))
 
 
-def read_log(lctrace, log, path_pattern, today):
+def read_log(lctrace, log, path_pattern, today, fetch=None):
     """Runs lctrace on one log and yields (table, row) for what it reports, its `inputs` row last. Streams: a log of
-    any size is read in bounded memory."""
+    any size is read in bounded memory. With `fetch` (a command with `{}` for the path, such as `aws s3 cp {} -`), the
+    log is streamed from that command's output into lctrace, named by its path."""
     match = re.search(path_pattern, log) if path_pattern else None
     groups = match.groupdict() if match else {}
     keys = {"log": log, "appVersion": groups.get("version"), "device": groups.get("device"), "logDate": None}
@@ -92,8 +99,18 @@ def read_log(lctrace, log, path_pattern, today):
     def row(table, values):
         return table, {**keys, **values}
 
-    process = subprocess.Popen([lctrace, "--no-config", "--format", "ndjson", "--no-events", "--jobs", "1", "--quiet", log],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace")
+    command = [lctrace, "--no-config", "--format", "ndjson", "--no-events", "--jobs", "1", "--quiet"]
+    fetcher = None
+    if fetch:
+        fetcher = subprocess.Popen([part.replace("{}", log) for part in shlex.split(fetch)], stdout=subprocess.PIPE,
+                                   stderr=subprocess.DEVNULL)
+        command += ["--stdin-name", log, "-"]
+    else:
+        command.append(log)
+    process = subprocess.Popen(command, stdin=fetcher.stdout if fetcher else subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, errors="replace")
+    if fetcher:
+        fetcher.stdout.close()  # lctrace holds it now
     for line in process.stdout:
         try:
             record = json.loads(line)
@@ -145,6 +162,8 @@ def read_log(lctrace, log, path_pattern, today):
         pending = []
     errors = process.stderr.read()
     status = process.wait()
+    if fetcher and fetcher.wait() != 0 and status < 2:
+        status, errors = 2, f"{fetch} failed with status {fetcher.returncode}"
     keys["logDate"] = keys["logDate"] or today
     for table, values in pending:
         values["logDate"] = keys["logDate"]
@@ -199,7 +218,7 @@ def print_report(report, as_json):
 def duckdb_run(args):
     import duckdb
     lctrace = lctrace_path(args.lctrace)
-    logs = find_logs(args.logs)
+    logs = find_logs(args.logs, args.paths_from)
     if not logs:
         sys.exit("fleet.py: no log file in " + ", ".join(args.logs))
     work = args.work or (args.db + ".parts")
@@ -212,7 +231,7 @@ def duckdb_run(args):
         # Named after the log's path, so a run writes the same files each time.
         stem = os.path.join(work, hashlib.sha1(log.encode()).hexdigest()[:16])
         files = {table: open(f"{stem}.{table}.ndjson", "w") for table in TABLES}
-        for table, values in read_log(lctrace, log, args.path_pattern, today):
+        for table, values in read_log(lctrace, log, args.path_pattern, today, args.fetch):
             files[table].write(json.dumps(values) + "\n")
         for file in files.values():
             file.close()
@@ -252,7 +271,7 @@ def spark_run(args):
     from pyspark.sql import types as T
 
     lctrace = lctrace_path(args.lctrace)
-    logs = find_logs(args.logs)
+    logs = find_logs(args.logs, args.paths_from)
     if not logs:
         sys.exit("fleet.py: no log file in " + ", ".join(args.logs))
     builder = (SparkSession.builder.appName("lctrace fleet").config("spark.ui.enabled", "false")
@@ -264,13 +283,13 @@ def spark_run(args):
     # The binary goes to every executor with the job.
     spark.sparkContext.addFile(lctrace)
     name = os.path.basename(lctrace)
-    pattern, today = args.path_pattern, datetime.date.today().isoformat()
+    pattern, today, fetch = args.path_pattern, datetime.date.today().isoformat(), args.fetch
 
     def rows(partition):
         binary = SparkFiles.get(name)
         os.chmod(binary, 0o755)
         for log in partition:
-            for table, values in read_log(binary, log, pattern, today):
+            for table, values in read_log(binary, log, pattern, today, fetch):
                 yield table, json.dumps(values)
 
     spark_types = {"string": T.StringType(), "long": T.LongType(), "double": T.DoubleType()}
@@ -298,6 +317,42 @@ def spark_report(spark, out):
         frame = spark.sql(sql(name))
         report[name] = {"columns": frame.columns, "rows": [[rounded(v) for v in r] for r in frame.collect()]}
     return report
+
+
+# MARK: A generated fleet
+
+HABITS = ["no-load", "no-dealloc", "loadview-sometimes", "memory-warnings-everywhere", "same-class-tabs", "many-sheets"]
+STYLES = ["arrows", "objc", "swift", "swift-address"]
+
+
+def generate(args):
+    """`--logs` device logs of `lctrace-loggen`'s traffic under DIR/VERSION/device-NNNNN.log.gz: five app versions,
+    each log its own seed, spelling and logging habits; one in ten, in every version, with planted deviations."""
+    import gzip
+    loggen = args.loggen or next((p for p in [os.path.join(ROOT, ".build", "release", "lctrace-loggen"),
+                                              os.path.join(ROOT, ".build", "debug", "lctrace-loggen")] if os.access(p, os.X_OK)), None)
+    if not loggen:
+        sys.exit("fleet.py: no lctrace-loggen found: build it (swift build -c release) or name it with --loggen")
+    versions = [f"2.{minor}.0" for minor in range(3, 8)]
+
+    def one(index):
+        version = versions[index % len(versions)]
+        path = os.path.join(args.directory, version, f"device-{index:05d}.log.gz")
+        habits = [h for bit, h in enumerate(HABITS) if (index * 7 + 3) >> bit & 1 and bit != 4]
+        planted = index // len(versions) % 10 == 0
+        command = [loggen, "--bytes", args.bytes, "--seed", str(index + 1), "--format", "nslog-modern",
+                   "--traffic", "plant" if planted else "legal", "--style", STYLES[index % len(STYLES)]]
+        command += [a for h in habits for a in ("--habit", h)] + (["--manifest", os.devnull] if planted else [])
+        text = subprocess.run(command, capture_output=True, check=True).stdout
+        with gzip.open(path, "wb", compresslevel=6) as file:
+            file.write(text)
+        return len(text)
+
+    for version in versions:
+        os.makedirs(os.path.join(args.directory, version), exist_ok=True)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        total = sum(pool.map(one, range(args.logs)))
+    print(f"{args.logs} logs, {total / 1e9:.2f} GB of text, in {args.directory}")
 
 
 # MARK: Validation
@@ -329,7 +384,11 @@ def main():
     commands = parser.add_subparsers(dest="command", required=True)
 
     def common(command):
-        command.add_argument("logs", nargs="+", help="log files or folders")
+        command.add_argument("logs", nargs="*", help="log files or folders")
+        command.add_argument("--paths-from", help="a file listing more logs, one path per line (object-store paths: "
+                                                  "with --fetch)")
+        command.add_argument("--fetch", help="a command that writes the log named {} to its standard output, run for "
+                                             "each log (e.g. 'aws s3 cp {} -' or 'gsutil cat {}'), streamed into lctrace")
         command.add_argument("--lctrace", help="the lctrace to run (default: this checkout's build, else PATH's)")
         command.add_argument("--path-pattern", default=None,
                              help="a regular expression with named groups version and device, matched against each "
@@ -349,11 +408,22 @@ def main():
     report = commands.add_parser("report", help="the fleet report of a DuckDB database")
     report.add_argument("--db", required=True)
     report.add_argument("--json", action="store_true")
+    make = commands.add_parser("generate", help="write a fleet of generated device logs, to try the pipeline on")
+    make.add_argument("directory")
+    make.add_argument("--logs", type=int, default=1000)
+    make.add_argument("--bytes", default="300K", help="each log's size, as lctrace-loggen takes it")
+    make.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    make.add_argument("--loggen", help="the lctrace-loggen to run (default: this checkout's build)")
     check = commands.add_parser("validate", help="check lctrace JSON Lines files against the wire format's schema")
     check.add_argument("files", nargs="+")
     args = parser.parse_args()
-    {"duckdb": duckdb_run, "spark": spark_run, "report": duckdb_report, "validate": validate}[args.command](args)
+    {"duckdb": duckdb_run, "spark": spark_run, "report": duckdb_report, "generate": generate,
+     "validate": validate}[args.command](args)
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except BrokenPipeError:  # `fleet.py report … | head`: the reader has what it wanted
+        sys.stderr.close()
+        os._exit(0)

@@ -78,6 +78,19 @@ class FleetTests(unittest.TestCase):
     def test_a_run_again_gives_the_same_report(self):
         self.assertEqual(self.duckdb("again.duckdb"), self.duckdb("again.duckdb"))
 
+    def test_logs_listed_in_a_file_are_fetched_by_a_command(self):
+        # Object-store paths are listed in a file and streamed by a command (`aws s3 cp {} -`); `cat` stands in here.
+        logs = sorted(glob.glob(os.path.join(self.logs, "1.0.0", "*.log.gz")))
+        listed = os.path.join(self.directory, "paths.txt")
+        with open(listed, "w") as file:
+            file.write("\n".join(logs) + "\n")
+        fetched = fleet("duckdb", "--paths-from", listed, "--fetch", "cat {}", "--db", os.path.join(self.directory, "fetched.duckdb"),
+                        "--path-pattern", PATTERN, "--json")
+        direct = fleet("duckdb", *logs, "--db", os.path.join(self.directory, "direct.duckdb"), "--path-pattern", PATTERN, "--json")
+        self.assertEqual(fetched.returncode, 0, fetched.stderr)
+        self.assertEqual(json.loads(fetched.stdout), json.loads(direct.stdout))
+        self.assertTrue(json.loads(fetched.stdout)["findings_by_rule"]["rows"])
+
     def test_reports_hold_to_the_schema(self):
         paths = sorted(glob.glob(os.path.join(ROOT, "SampleLogs", "*.log")))
         out = os.path.join(self.directory, "samples.ndjson")
