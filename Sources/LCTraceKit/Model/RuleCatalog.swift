@@ -22,7 +22,8 @@ public enum RuleCatalog {
     static func sheetsExample(count: Int, loadToAppearMs: Int) -> String {
         (0..<count).map { sheet in
             let head = "2016-03-17 16:02:\(10 + sheet * 2)"
-            let appeared = String(format: "%03d", loadToAppearMs)
+            let digits = String(loadToAppearMs)
+            let appeared = String(repeating: "0", count: max(0, 3 - digits.count)) + digits  // milliseconds, three digits
             return ["\(head).000 App[1:1] B >>>> viewDidLoad", "\(head).000 App[1:1] B >>>> viewWillAppear:",
                     "\(head).\(appeared) App[1:1] B >>>> viewDidAppear:", "\(head).900 App[1:1] B >>>> viewWillDisappear:",
                     "\(head).950 App[1:1] B >>>> viewDidDisappear:", "\(head).960 App[1:1] B >>>> dealloc"].joined(separator: "\n")
