@@ -37,6 +37,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SQL_DIR = os.path.join(ROOT, "docs", "fleet")
@@ -107,8 +108,10 @@ def read_log(lctrace, log, path_pattern, today, fetch=None):
         command += ["--stdin-name", log, "-"]
     else:
         command.append(log)
+    # Standard error goes to a file, read at the end: a pipe read only then could fill and stall lctrace.
+    errors_file = tempfile.TemporaryFile(mode="w+", errors="replace")
     process = subprocess.Popen(command, stdin=fetcher.stdout if fetcher else subprocess.DEVNULL, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, errors="replace")
+                               stderr=errors_file, text=True, errors="replace")
     if fetcher:
         fetcher.stdout.close()  # lctrace holds it now
     for line in process.stdout:
@@ -121,8 +124,9 @@ def read_log(lctrace, log, path_pattern, today, fetch=None):
         if kind == "session":
             counts["sessions"] += 1
             start = record.get("startTime") or ""
-            if keys["logDate"] is None and re.match(r"\d{4}-\d{2}-\d{2}", start):
-                keys["logDate"] = start[:10]
+            if keys["logDate"] is None:
+                # A first launch without a date: the log has none (a time of day, or no time), so the run's day.
+                keys["logDate"] = start[:10] if re.match(r"\d{4}-\d{2}-\d{2}", start) else today
             launch = record.get("launch") or {}
             out.append(row("sessions", {
                 "session": record["index"], "process": record.get("process"), "pid": record.get("pid"),
@@ -152,16 +156,18 @@ def read_log(lctrace, log, path_pattern, today, fetch=None):
                 "message": record.get("message")}))
         elif kind == "input":
             read = record
-        # Rows wait for the log's day, which its first dated transition or launch gives: only the first few do.
-        if keys["logDate"] is None and counts["sessions"] == 0:
+        # Rows wait for the log's day, which its first dated transition or its first launch gives: only the first few.
+        if keys["logDate"] is None:
             pending += out
             continue
         for table, values in pending + out:
             values["logDate"] = values["logDate"] or keys["logDate"]
             yield table, values
         pending = []
-    errors = process.stderr.read()
     status = process.wait()
+    errors_file.seek(0)
+    errors = errors_file.read()
+    errors_file.close()
     if fetcher and fetcher.wait() != 0 and status < 2:
         status, errors = 2, f"{fetch} failed with status {fetcher.returncode}"
     keys["logDate"] = keys["logDate"] or today
