@@ -13,8 +13,7 @@ describes); this script turns its lines into five tables, the same for both engi
   findings     one row per finding: rule, severity, controller class, message
 
 Every row carries the keys that join it: `log` (the log's path), `session`, `appVersion`, `device` and `logDate` (the
-day of the log's first launch, else the day of the run). A session's `device` is the path's, else the one its log
-names (a syslog header's host); the report's queries take a finding's device from its session where the path gave none.
+day of the log's first launch, else the day of the run).
 
   fleet.py duckdb LOGS… --db FILE [--jobs N] [--json]     one machine: DuckDB (pip install duckdb)
   fleet.py spark LOGS… --out DIR [--master local[2]]      a cluster: PySpark (pip install pyspark; Java 17)
@@ -130,8 +129,7 @@ def read_log(lctrace, log, path_pattern, today, fetch=None):
                 keys["logDate"] = start[:10] if re.match(r"\d{4}-\d{2}-\d{2}", start) else today
             launch = record.get("launch") or {}
             out.append(row("sessions", {
-                "session": record["index"], "device": keys["device"] or record.get("device"),
-                "process": record.get("process"), "pid": record.get("pid"),
+                "session": record["index"], "process": record.get("process"), "pid": record.get("pid"),
                 "startTime": record.get("startTime"), "durationMs": record.get("durationMs"),
                 "mainToFirstAppearMs": launch.get("mainToFirstAppearMs"),
                 "finishLaunchingToActiveMs": launch.get("finishLaunchingToActiveMs"),

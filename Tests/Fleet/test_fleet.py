@@ -91,14 +91,6 @@ class FleetTests(unittest.TestCase):
         self.assertEqual(json.loads(fetched.stdout), json.loads(direct.stdout))
         self.assertTrue(json.loads(fetched.stdout)["findings_by_rule"]["rows"])
 
-    def test_a_device_the_log_names_counts_where_the_path_names_none(self):
-        # A syslog header names its host; without --path-pattern, the report counts that device.
-        sample = os.path.join(ROOT, "SampleLogs", "unbalanced-will-callback.log")
-        run = fleet("duckdb", sample, "--db", os.path.join(self.directory, "named.duckdb"), "--json")
-        self.assertEqual(run.returncode, 0, run.stderr)
-        rows = {row[0]: row for row in json.loads(run.stdout)["findings_by_rule"]["rows"]}
-        self.assertEqual(rows["unbalanced-will-callback"][2:4], [1, 1])  # one finding, on one device
-
     def test_reports_hold_to_the_schema(self):
         paths = sorted(glob.glob(os.path.join(ROOT, "SampleLogs", "*.log")))
         out = os.path.join(self.directory, "samples.ndjson")

@@ -128,12 +128,6 @@ import Testing
 }
 
 @Suite struct SessionTests {
-    /// A syslog header names the device (its host); the session says so, and a format without one says nothing.
-    @Test func aSessionNamesTheDeviceItsLogNames() throws {
-        #expect(try analyze(sample: "unbalanced-will-callback.log").sessions.map(\.device) == ["MacBook-Pro"])
-        #expect(try analyze(sample: "seed-push-pop.log").sessions.map(\.device) == [nil])
-    }
-
     @Test func mainAndPidChangesStartSessions() throws {
         let text = """
         2016-03-17 16:02:36.940 LifeCycle[2148:117099]  main()

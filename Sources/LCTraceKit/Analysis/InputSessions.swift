@@ -74,8 +74,7 @@ final class InputSessions: EventReceiver {
         if let target {
             if target != current { switchSession(to: target) }
         } else {
-            openSession(route, process: event.process.map { names[$0] }, pid: event.pid, device: event.device.map { names[$0] },
-                        line: event.line, callback: callback)
+            openSession(route, process: event.process.map { names[$0] }, pid: event.pid, line: event.line, callback: callback)
         }
         if callback.family == .controller, !callback.isSharedWithOtherClasses, let className {
             classFilter.noteControllerCallback(className)
@@ -129,7 +128,7 @@ final class InputSessions: EventReceiver {
     }
 
     /// Opens the session an event starts, first ending the sessions it ends (`route`).
-    private func openSession(_ route: Route, process: String?, pid: Int?, device: String?, line: Int, callback: Callback) {
+    private func openSession(_ route: Route, process: String?, pid: Int?, line: Int, callback: Callback) {
         // The current session's class filter goes back to it, in case it stays open.
         if !open.isEmpty { swap(&classFilter, &open[current].classFilter) }
         var launchFollows = false
@@ -160,7 +159,7 @@ final class InputSessions: EventReceiver {
         // The process's start is in the log when main() opens the session, or a launch follows another. The sessions
         // open besides it opened before it: its number comes after theirs and the closed ones'.
         let index = sessionsBefore + closed + open.count + 1
-        let session = SessionAnalyzer(index: index, input: name, firstLine: line, process: process, pid: pid, device: device,
+        let session = SessionAnalyzer(index: index, input: name, firstLine: line, process: process, pid: pid,
                                       launchLogged: callback == .main || launchFollows, keepEvents: settings.keepEvents,
                                       timelineEvents: settings.keepsTimelineEvents(ofSession: index), policy: settings.policy,
                                       limits: settings.limits, knowledge: knowledge, names: names, output: output,

@@ -30,8 +30,6 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
 
     private(set) var process: String?
     private(set) var pid: Int?
-    /// The device the line that opened the session names, where its format has one.
-    private let device: String?
     private var startLine: Int
     // The session's own bookkeeping, read and changed on every event (below, to `eventCount`), is not checked for
     // exclusive access at run time, where each check costs a call into the runtime: only this session's methods touch
@@ -116,7 +114,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     /// `keepEvents`: the report keeps every event; else, with `timelineEvents`, the ones the timeline reports draw.
     /// `expected`: the size of the session before it, if any. The sessions of one app are alike, so the lists start
     /// with room for as many, rather than growing (and being copied) from nothing.
-    init(index: Int, input: String, firstLine: Int, process: String?, pid: Int?, device: String? = nil, launchLogged: Bool,
+    init(index: Int, input: String, firstLine: Int, process: String?, pid: Int?, launchLogged: Bool,
          keepEvents: Bool, timelineEvents: Bool = false, policy: FindingPolicy, limits: SessionLimits = SessionLimits(),
          knowledge: InputKnowledge, names: NameTable, output: any AnalysisOutput, expected: Size = Size()) {
         self.index = index
@@ -125,7 +123,6 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         self.endLine = firstLine
         self.process = process
         self.pid = pid
-        self.device = device
         self.eventsKept = keepEvents ? Int.max : timelineEvents ? limits.timelineEvents : 0
         self.rules = policy.rules
         self.policy = policy
@@ -243,7 +240,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         if holding { decideReadings() }
         let controllers = instances.finalReports()
         return SessionReport(
-            index: index, input: input, process: process, pid: pid, device: device, startLine: startLine, endLine: endLine,
+            index: index, input: input, process: process, pid: pid, startLine: startLine, endLine: endLine,
             startTime: clock.startTime, endTime: clock.endTime.nonEmpty,
             durationMs: milliseconds(from: clock.startMicros, to: clock.lastMicros),
             launch: launch.timing, app: app, scenes: activity.sceneReports, controllers: controllers.listed,

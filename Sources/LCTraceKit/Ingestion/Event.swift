@@ -11,8 +11,6 @@ struct Event {
     var process: ProcessName?
     var thread: ThreadID?
     var message: CallbackMessage
-    /// The device the line's header names, where its format has one.
-    var device: DeviceName? = nil
 
     var callback: Callback { message.callback }
 }

@@ -316,7 +316,7 @@ final class EventReader {
         }
         let event = Event(line: lineNumber, micros: micros, time: time, pid: pid,
                           process: header.process.flatMap { messageParser.names.processName(line[$0]) }, thread: thread,
-                          message: message, device: header.host.flatMap { messageParser.names.deviceName(line[$0]) })
+                          message: message)
         guard receiver.take(event) else {
             if observer != nil { observed.reason = OtherReason.notAController.rawValue }
             return false

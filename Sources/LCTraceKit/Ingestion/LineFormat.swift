@@ -266,8 +266,6 @@ public struct LineHeader: Equatable {
     public var pid: Range<Int>?
     public var tid: Range<Int>?
     public var message: Range<Int>
-    /// The device the line names (a syslog header's host), where the format has one.
-    public var host: Range<Int>? = nil
 }
 
 /// Matches one line format's header against lines. One per thread (its matcher owns PCRE2 match data).

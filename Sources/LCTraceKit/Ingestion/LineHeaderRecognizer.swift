@@ -140,6 +140,6 @@ extension LineHeader {
     func shifted(by offset: Int) -> LineHeader {
         func shift(_ range: Range<Int>) -> Range<Int> { (range.lowerBound + offset)..<(range.upperBound + offset) }
         return LineHeader(time: time.map(shift), process: process.map(shift), pid: pid.map(shift), tid: tid.map(shift),
-                          message: shift(message), host: host.map(shift))
+                          message: shift(message))
     }
 }

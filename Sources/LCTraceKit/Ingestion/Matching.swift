@@ -93,14 +93,14 @@ enum MatcherChoice: Sendable {
 /// A line format's header pattern, with its named groups.
 final class PCRE2HeaderMatcher: LineMatcher {
     private let matcher: PCRE2Matcher
-    private let groups: (time: Int?, process: Int?, pid: Int?, tid: Int?, message: Int?, host: Int?)
+    private let groups: (time: Int?, process: Int?, pid: Int?, tid: Int?, message: Int?)
 
     init(_ pattern: String, anchored: Bool, limits: PCRE2Limits) throws(PCRE2CompileError) {
         let compiled = try PCRE2Pattern(pattern, options: anchored ? [.anchored] : [])
         matcher = PCRE2Matcher(compiled, limits: limits)
         groups = (compiled.groupNumber(named: "time"), compiled.groupNumber(named: "process"),
                   compiled.groupNumber(named: "pid"), compiled.groupNumber(named: "tid"),
-                  compiled.groupNumber(named: "message"), compiled.groupNumber(named: "host"))
+                  compiled.groupNumber(named: "message"))
     }
 
     func match(_ line: UnsafeRawBufferPointer, in range: Range<Int>) throws(PCRE2MatchError) -> MatchAnswer<LineHeader> {
@@ -111,7 +111,7 @@ final class PCRE2HeaderMatcher: LineMatcher {
             process: groups.process.flatMap(matcher.range(ofGroup:)),
             pid: groups.pid.flatMap(matcher.range(ofGroup:)),
             tid: groups.tid.flatMap(matcher.range(ofGroup:)),
-            message: message, host: groups.host.flatMap(matcher.range(ofGroup:))))
+            message: message))
     }
 }
 

@@ -21,11 +21,6 @@ struct ProcessName: Hashable, Sendable {
     fileprivate let number: Int32
 }
 
-/// The device (host) a line's header names (syslog's `iPhone`), as the run's `NameTable` knows it.
-struct DeviceName: Hashable, Sendable {
-    fileprivate let number: Int32
-}
-
 /// The names a run reads, each kept once: controller classes, callback spellings, instance ids and process names.
 /// Events carry them as plain values (`ClassName`, `Spelling`, `InstanceID`, `ProcessName`), which the analysis
 /// compares and keeps, and whose text it asks of the table only where it writes one. How names are numbered is known
@@ -59,13 +54,10 @@ final class NameTable {
     private var notices = Names()
     private var instanceIDs = Names()
     private var processes = Names()
-    private var devices = Names()
     /// Logged class (with its module, or mangled) → its name, found again by its bytes without making a String.
     private let classesByBytes = ByteStringCache<ClassName>()
     /// The bytes of the last process name read, and its name: consecutive lines nearly always come from one process.
     private var lastProcess = (bytes: RememberedBytes(), name: ProcessName?.none)
-    /// The same for the device: a log names one, or a few.
-    private var lastDevice = (bytes: RememberedBytes(), name: DeviceName?.none)
 
     init() {}
 
@@ -112,26 +104,12 @@ final class NameTable {
         return name
     }
 
-    /// The device named by `bytes`. Nil when the table is full.
-    @inline(__always)
-    func deviceName(_ bytes: UnsafeRawBufferPointer.SubSequence) -> DeviceName? {
-        guard let base = bytes.base.baseAddress else { return nil }
-        let start = base + bytes.startIndex
-        let count = bytes.endIndex - bytes.startIndex
-        if lastDevice.bytes.equals(start, count: count) { return lastDevice.name }
-        let name = devices.number(for: String(decoding: bytes, as: UTF8.self)).map { DeviceName(number: $0) }
-        lastDevice.bytes.remember(start, count: count)
-        lastDevice.name = name
-        return name
-    }
-
     subscript(name: ClassName) -> String { classes.texts[Int(name.number)] }
     subscript(spelling: Spelling) -> String {
         spelling.number >= 0 ? spellings.texts[Int(spelling.number)] : notices.texts[Int(-1 - spelling.number)]
     }
     subscript(id: InstanceID) -> String { instanceIDs.texts[Int(id.number)] }
     subscript(process: ProcessName) -> String { processes.texts[Int(process.number)] }
-    subscript(device: DeviceName) -> String { devices.texts[Int(device.number)] }
 }
 
 /// A value for each class name, kept in an array by the name's number: found without hashing the name, on every

@@ -8,7 +8,6 @@ enum ReportJSON {
         w.member("input", session.input)
         w.member("process", session.process)
         w.member("pid", session.pid)
-        w.member("device", session.device)
         w.member("startLine", session.startLine)
         w.member("endLine", session.endLine)
         w.member("startTime", session.startTime)

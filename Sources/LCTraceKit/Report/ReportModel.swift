@@ -183,8 +183,6 @@ public struct SessionReport: Sendable, Equatable {
     public var input: String
     public var process: String?
     public var pid: Int?
-    /// The device the log names for the session (a syslog header's host), where its format has one.
-    public var device: String?
     public var startLine: Int
     public var endLine: Int
     public var startTime: TimeText?
