@@ -50,17 +50,12 @@ struct Learn: ParsableCommand {
         }
     }
 
+    /// Writes the model to `--output`: a file, replaced once written whole, or standard output.
     private func write(_ model: LifecycleModel) {
-        guard output == "-" || output.isEmpty else {
-            do {
-                let file = try Output.replacing(output)
-                file.write(model.json)
-                finishWriting(file, to: output)
-            } catch { fail("\(error)") }
-            return
-        }
-        let standardOutput = Output.standardOutput()
-        standardOutput.write(model.json)
-        finishWriting(standardOutput, to: nil)
+        let path = output == "-" || output.isEmpty ? nil : output
+        let destination: Output
+        do { destination = try path.map(Output.replacing) ?? Output.standardOutput() } catch { fail("\(error)") }
+        destination.write(model.json)
+        finishWriting(destination, to: path)
     }
 }

@@ -56,6 +56,11 @@ public struct LifecycleModel: Sendable, Equatable {
         public var count = 0
         public var durations = Durations()
 
+        mutating func count(_ durationMs: Double?, times: Int = 1) {
+            count += times
+            if let durationMs { durations.record(durationMs) }
+        }
+
         mutating func merge(_ other: Tally) {
             runs += other.runs
             count += other.count
@@ -77,21 +82,15 @@ public struct LifecycleModel: Sendable, Equatable {
         for (name, tally) in other.controllers { controllers[name, default: Tally()].merge(tally) }
     }
 
-    /// Counts one session's transitions and controllers into this model, as part of the run being learned.
-    mutating func record(_ session: SessionReport) {
-        for transition in session.transitions {
-            var tally = transitions[LifecycleModel.path(of: transition), default: Tally()]
-            tally.count += 1
-            if let ms = transition.durationMs { tally.durations.record(ms) }
-            transitions[LifecycleModel.path(of: transition)] = tally
-        }
-        for controller in session.controllers where controller.kind == .controller {
-            controllers[controller.className, default: Tally()].count += 1
-            if let ms = controller.loadToFirstAppearMs { controllers[controller.className]!.durations.record(ms) }
-        }
-        for unlisted in session.unlistedControllers {
-            controllers[unlisted.className, default: Tally()].count += unlisted.instances
-        }
+    /// Counts one transition of the run being learned.
+    mutating func count(_ path: TransitionPath, durationMs: Double?) {
+        transitions[path, default: Tally()].count(durationMs)
+    }
+
+    /// Counts `instances` of a controller class of the run being learned, `durationMs` from the first one's
+    /// viewDidLoad to its first viewDidAppear.
+    mutating func count(_ className: String, instances: Int = 1, durationMs: Double?) {
+        controllers[className, default: Tally()].count(durationMs, times: instances)
     }
 
     /// Ends the run being learned: everything it had counts one run more.

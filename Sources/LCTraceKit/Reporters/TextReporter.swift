@@ -55,8 +55,13 @@ public final class TextReporter: SessionFormatting {
     private var inputFindings: [Finding] = []
 
     public func inputEnded(_ summary: InputSummary) {
+        writeInputFindings(under: "Input \(TerminalText.escaped(summary.name))")
+    }
+
+    /// The findings about a whole input (or run) held so far, in a block of their own under `title`; none, no block.
+    private func writeInputFindings(under title: String) {
         guard !inputFindings.isEmpty else { return }
-        output.write(style.bold("Input \(TerminalText.escaped(summary.name))") + "\n  " + style.bold("Findings") + "\n")
+        output.write(style.bold(title) + "\n  " + style.bold("Findings") + "\n")
         for finding in inputFindings { output.write("    " + formatFinding(finding) + "\n") }
         output.write("\n")
         inputFindings = []
@@ -278,12 +283,7 @@ public final class TextReporter: SessionFormatting {
 
     public func finish(_ summary: RunSummary) {
         // Findings about the whole run (held against a model, `--against`) come after its last input.
-        if !inputFindings.isEmpty {
-            output.write(style.bold("Run") + "\n  " + style.bold("Findings") + "\n")
-            for finding in inputFindings { output.write("    " + formatFinding(finding) + "\n") }
-            output.write("\n")
-            inputFindings = []
-        }
+        writeInputFindings(under: "Run")
         writeTiming(summary)
         writeUnread(summary)
         writeTimeStepsBack(summary)

@@ -10,20 +10,26 @@ struct RunModelRecorder {
     /// The first input of the run, where findings about what it lacks are put.
     private(set) var firstInput: String?
 
+    /// Counts a closed session's transitions and controllers into the input's run, noting where each was first seen.
     mutating func record(_ session: SessionReport) {
-        input.record(session)
         if firstInput == nil { firstInput = session.input }
         for transition in session.transitions {
             let path = LifecycleModel.path(of: transition)
-            if firstTransitions[path] == nil {
-                firstTransitions[path] = .init(input: session.input, line: transition.startLine)
+            input.count(path, durationMs: transition.durationMs)
+            if firstTransitions[path] == nil { firstTransitions[path] = .init(input: session.input, line: transition.startLine) }
+        }
+        for controller in session.controllers where controller.kind == .controller {
+            input.count(controller.className, durationMs: controller.loadToFirstAppearMs)
+            if firstControllers[controller.className] == nil {
+                firstControllers[controller.className] = .init(input: session.input, line: controller.firstLine)
             }
         }
-        for controller in session.controllers where controller.kind == .controller && firstControllers[controller.className] == nil {
-            firstControllers[controller.className] = .init(input: session.input, line: controller.firstLine)
-        }
-        for unlisted in session.unlistedControllers where firstControllers[unlisted.className] == nil {
-            firstControllers[unlisted.className] = .init(input: session.input, line: unlisted.firstLine)
+        // Past the controllers a session lists, its deallocated ones are counted by class, without their times.
+        for unlisted in session.unlistedControllers {
+            input.count(unlisted.className, instances: unlisted.instances, durationMs: nil)
+            if firstControllers[unlisted.className] == nil {
+                firstControllers[unlisted.className] = .init(input: session.input, line: unlisted.firstLine)
+            }
         }
     }
 
