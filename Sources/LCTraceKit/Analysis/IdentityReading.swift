@@ -46,6 +46,9 @@ enum IdentityReadings {
     /// and 16 leave 269. A log that names instances, or never leaves a choice open, makes no second reading and pays
     /// nothing.
     static let maxReadings = 8
+    /// At most this many while one event is taken, before the costliest are dropped: each reading kept may make a
+    /// copy or two.
+    static let maxReadingsWhileTaking = maxReadings * 4
     /// A reading that costs this much more than the best is dropped: one warning's weight, less a little, so that a
     /// reading needing a finding the best does not need goes at once; a less plausible choice (one rank, at most)
     /// alone never drops a reading.
@@ -63,6 +66,11 @@ enum IdentityReadings {
     /// callbacks by leaving an appearance open while others come and go (so that they all join one transition)
     /// soon costs more than one with an error.
     static let overlongTransitionStepCost = 25
+
+    /// The weight of a controller a pop or dismiss took off, of a class that logs dealloc, still alive when the next
+    /// transition begins (`LeakWatch.overdue`): less than a finding, since a release can come late, but enough to
+    /// rank a reading in which the log's releases come where UIKit makes them above one in which they never come.
+    static let overdueReleaseCost = 10
 
     /// The weight of a finding in a reading's cost. Info weighs nothing: it is what the log cannot confirm (a leak
     /// of a class that logs no dealloc), and a reading is not likelier for leaving less unconfirmed.

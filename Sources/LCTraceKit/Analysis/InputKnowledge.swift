@@ -46,6 +46,9 @@ final class InputKnowledge {
 
     private var notedBackground = false
 
+    /// Whether the class was noted to log dealloc (`noteDealloc`) in this input so far.
+    func notedDealloc(_ name: ClassName) -> Bool { notedDealloc[name] }
+
     /// Notes that the class logs dealloc (`className` is its text): a class already noted is not hashed again.
     func noteDealloc(_ name: ClassName, className: String) {
         guard !notedDealloc[name] else { return }

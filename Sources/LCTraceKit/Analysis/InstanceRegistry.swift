@@ -37,9 +37,15 @@ enum InferenceRules {
             // template's. A controller buried on another stack (another tab), or under a sheet, does not join a
             // transition under way.
             let role = place()
+            // The controller leaving coming back alone: a cancelled interactive pop or dismiss, as plausible as any
+            // expected controller of a transition between two.
+            if role.isParticipant, role.fit == .fitsLone, life.phase == .disappearing { return 2 }
             let expected = life.isFreshlyLoaded || role.isRevealed || (role.fit == .opens && role.isTopOfAStack)
             let buried = role.fit != .opens && !expected && !role.isParticipant && role.isOnStack && !role.isBelowLeaving
-            return (buried ? 10 : 0) + role.fit.rawValue * 2 + (expected ? 0 : 1)
+            // One a pop or dismiss took off and nothing showed since: UIKit released it, unless the app keeps it to show
+            // again, which it may, but seldom does.
+            let released = role.leftOnEvidence == true ? 3 : 0
+            return (buried ? 10 : 0) + released + role.fit.rawValue * 2 + (expected ? 0 : 1)
         case .viewWillDisappear:
             // The one on screen on top of its stack (a sheet over a presenter of its own class).
             let role = place()
@@ -94,7 +100,7 @@ enum InferenceRules {
     /// reads like, and was the first reading dropped when there was no room: on the generator's legal traffic in every
     /// habit combination (1 MB each, seeds 7, 3, 1 and 11, three spellings), false findings 296 at 1 and 228 at 0, and
     /// on its planted traffic 64 at 1 and 46 at 0, every planted deviation caught in each.
-    static let unloggedNewInstanceCost = 0
+    static let unloggedNewInstanceCost = 1
 
     /// How much less plausible an instance the log never showed is, for a dealloc that no instance known to be alive
     /// can take legally (they are all on screen), in a class that logs neither its creation nor its loading: a push of
@@ -323,7 +329,8 @@ struct InstanceRegistry {
             return decision
         }
         // A class that logs no loading: a push of a new instance reads exactly like a pop back to an existing one.
-        let unloggedNew = newRank != nil && callback == .viewWillAppear ? best.rank + InferenceRules.unloggedNewInstanceCost : nil
+        let unloggedNew = newRank != nil && callback == .viewWillAppear
+            ? best.rank + (best.rank == 0 ? InferenceRules.unloggedNewInstanceCost : 0) : nil
         if let second, !second.illegal,
            InferenceRules.keepsAlternative(callback, extraRank: second.rank - best.rank, chosen: lifecycles[best.instance],
                                            existing: lifecycles[second.instance]) {

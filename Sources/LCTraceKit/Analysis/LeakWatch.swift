@@ -9,6 +9,8 @@ struct LeakWatch {
         var kind: TransitionKind
         /// Taken off its stack without a callback (a pop-to-root's intermediate): checked only when the session ends.
         var silent = false
+        /// A transition began while it was still awaited (`overdue`).
+        var overdue = false
     }
 
     let timeoutMicros: Int64
@@ -38,6 +40,19 @@ struct LeakWatch {
         if !undecided.isEmpty { undecided.removeAll { $0.controller == controller } }
     }
 
+    /// A transition begins: how many controllers, taken off by one before and of a class `classLogsDealloc` says
+    /// logs dealloc, are still awaited, each counted once. UIKit releases a controller a pop or dismiss took off as
+    /// that transition ends; one still alive when the next begins makes the reading of the log that took it off a
+    /// little less plausible, long before the timeout would call it a leak.
+    mutating func overdue(classLogsDealloc: (Int) -> Bool) -> Int {
+        var count = 0
+        for index in armed.indices where !armed[index].overdue && !armed[index].silent && classLogsDealloc(armed[index].controller) {
+            armed[index].overdue = true
+            count += 1
+        }
+        return count
+    }
+
     /// The time is now `micros`: returns the entries past their deadline whose class is known to log dealloc
     /// (possible leaks); the others wait for the end of the session.
     mutating func expire(now micros: Int64, classLogsDealloc: (Int) -> Bool) -> [Armed] {
@@ -46,6 +61,19 @@ struct LeakWatch {
         armed.removeAll { entry in
             guard let start = entry.micros, micros - start > timeoutMicros else { return false }
             if classLogsDealloc(entry.controller) { leaks.append(entry) } else { undecided.append(entry) }
+            return true
+        }
+        return leaks
+    }
+
+    /// A class was seen to log dealloc for the first time: the entries past their deadline that waited to learn it,
+    /// now possible leaks.
+    mutating func confirmUndecided(classLogsDealloc: (Int) -> Bool) -> [Armed] {
+        guard !undecided.isEmpty else { return [] }
+        var leaks: [Armed] = []
+        undecided.removeAll { entry in
+            guard classLogsDealloc(entry.controller) else { return false }
+            leaks.append(entry)
             return true
         }
         return leaks

@@ -168,6 +168,8 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         switch callback.family {
         case .controller, .view:
             // A SwiftUI view is kept per instance like a controller; only appearance callbacks make transitions.
+            var learnsDealloc = false
+            if callback == .dealloc, let className = event.message.className { learnsDealloc = !knowledge.notedDealloc(className) }
             expireLeaks()
             handleController(event)
             if holding {
@@ -178,6 +180,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
                     session.handleController(copy, inPlay: false)
                 }
             }
+            if learnsDealloc { inEveryReading { $0.confirmUndecidedLeaks() } }
             settleReadings()
         case .application, .scene, .marker, .intent:
             inEveryReading { $0.expireLeaks() }
@@ -214,6 +217,12 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     private func expireLeaks() {
         guard let micros = eventMicros, leaks.isWatching else { return }
         for leak in leaks.expire(now: micros, classLogsDealloc: classLogsDealloc) { emitLeak(leak, confirmed: true) }
+    }
+
+    /// A class logged dealloc for the first time: the controllers of it that left a stack and outlived the timeout
+    /// while that was unknown are possible leaks now.
+    private func confirmUndecidedLeaks() {
+        for leak in leaks.confirmUndecided(classLogsDealloc: classLogsDealloc) { emitLeak(leak, confirmed: true) }
     }
 
     func close() -> SessionReport {
@@ -291,17 +300,11 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         take(event, by: instance)
     }
 
-    /// Makes a copy of the reading in play that takes the callback as `choice`'s, at `extraCost`. With no room for
-    /// another reading, the reading in play (`inPlay`; not one of the others, which are being walked) makes room by
-    /// dropping the costliest of the others, the oldest of those that cost as much, when it costs at least as much as
-    /// the copy would: an ambiguity nothing has decided for longest is the one least likely to be decided.
+    /// Makes a copy of the reading in play that takes the callback as `choice`'s, at `extraCost`. Every reading may
+    /// make copies while an event is taken; once all took it, the cheapest `IdentityReadings.maxReadings` are kept
+    /// (`settleReadings`), so that a choice is lost for want of room only when it is no likelier than the others.
     private func fork(_ event: borrowing Event, taking choice: InstanceChoice, extraCost: Int, inPlay: Bool) {
-        if inPlay, otherReadings.count + newReadings.count + 1 >= IdentityReadings.maxReadings,
-           let worst = otherReadings.indices.max(by: { (otherReadings[$0].cost, -otherReadings[$0].madeAt) < (otherReadings[$1].cost, -otherReadings[$1].madeAt) }),
-           otherReadings[worst].cost >= cost + extraCost {
-            otherReadings.remove(at: worst)
-        }
-        guard otherReadings.count + newReadings.count + 1 < IdentityReadings.maxReadings else { return }
+        guard otherReadings.count + newReadings.count + 1 < IdentityReadings.maxReadingsWhileTaking else { return }
         if !holding {
             holding = true
             holdingSince = eventCount
@@ -370,6 +373,9 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
             // A reading in which a transition goes on longer than any UIKit makes (an appearance left open while
             // others come and go, all joining it) costs more with every step past the longest.
             if transitions.openSteps > IdentityReadings.stepsPerTransition { cost += IdentityReadings.overlongTransitionStepCost }
+            if holding, transitions.openSteps == 1, leaks.isWatching {
+                cost += IdentityReadings.overdueReleaseCost * leaks.overdue(classLogsDealloc: classLogsDealloc)
+            }
         }
         if instances.releaseIsDue {
             instances.releaseDead { transitions.references($0) || leaks.watches($0) }
@@ -542,12 +548,15 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         var best = cost
         for reading in otherReadings { best = min(best, reading.cost) }
         otherReadings.removeAll { $0.cost > best + IdentityReadings.dropMargin }
-        if cost > best + IdentityReadings.dropMargin, let cheapest = otherReadings.indices.min(by: { otherReadings[$0].cost < otherReadings[$1].cost }) {
+        // The cheapest reading is the one in play: the one the session's next choices are made in, and never dropped.
+        if cost > best, let cheapest = otherReadings.indices.min(by: { otherReadings[$0].cost < otherReadings[$1].cost }) {
             exchange(&otherReadings[cheapest])
-            otherReadings.remove(at: cheapest)
+            if otherReadings[cheapest].cost > best + IdentityReadings.dropMargin { otherReadings.remove(at: cheapest) }
         }
+        // Of readings that cost the same, the newest are kept: the choices of an older one had longer to be
+        // contradicted, and its copies made since carry them on.
         if otherReadings.count >= IdentityReadings.maxReadings {
-            otherReadings.sort { $0.cost < $1.cost }
+            otherReadings.sort { ($0.cost, -$0.madeAt) < ($1.cost, -$1.madeAt) }
             otherReadings.removeLast(otherReadings.count - (IdentityReadings.maxReadings - 1))
         }
         if otherReadings.isEmpty {
