@@ -182,6 +182,9 @@ struct ControllerLifecycle {
     /// The view is loaded and the instance has not appeared yet: what a push or present is about to show.
     var isFreshlyLoaded: Bool { hasLoadedView && firstAppearanceLine == nil && phase == .hidden }
 
+    /// On screen, or in a transition onto or off it.
+    var isOnScreen: Bool { phase == .visible || phase == .appearing || phase == .disappearing }
+
     /// The instance logged nothing but its creation so far.
     var isOnlyCreated: Bool { firstCallback == .initialize && phase == .unknown && !hasLoadedView }
 

@@ -21,6 +21,8 @@ struct RoleFacts {
 /// Where the registry asks about instances' places.
 protocol InstanceRoles {
     func facts(of controller: Int, for callback: Callback) -> RoleFacts
+    /// Whether the controller takes part in the transition under way or is on one of the stacks.
+    func isPlaced(_ controller: Int) -> Bool
     /// Whether the class logged its creation (init, loadView, viewDidLoad) anywhere in the input so far.
     func classLogsCreation(_ className: ClassName) -> Bool
 }
@@ -90,8 +92,14 @@ enum InferenceRules {
         }
     }
 
-    /// How many live instances of one class are weighed against each other at most.
+    /// How many live instances of one class are weighed against each other, the ones that appeared last: those
+    /// weighed besides are the ones on screen or in a transition (`maxWalked`).
     static let maxCandidates = 8
+    /// How many live instances of one class are looked at for one on screen, in the transition under way or on a
+    /// stack, past the `maxCandidates` that appeared last: a controller on screen under many sheets of its own class
+    /// (which give the presenter no callback), or pushed under it, stays in reach when a class logs no dealloc and
+    /// every sheet it dismissed lives on.
+    static let maxWalked = 64
 
     /// How much less plausible a new instance is than the existing one chosen for a viewWillAppear of a class that logs
     /// no loading: none. The reading of a push of a new instance is kept beside that of a pop back to an existing one,
@@ -299,9 +307,13 @@ struct InstanceRegistry {
         var best: Candidate?
         var second: Candidate?
         var considered = 0
+        var walked = 0
         var candidate: Int? = list.newestLive >= 0 ? list.newestLive : nil
-        while let instance = candidate, considered < InferenceRules.maxCandidates {
+        while let instance = candidate, walked < InferenceRules.maxWalked {
             candidate = index.liveInstance(before: instance)
+            walked += 1
+            // Past the window, only one on screen, in the transition under way or on a stack is weighed.
+            guard considered < InferenceRules.maxCandidates || lifecycles[instance].isOnScreen || roles.isPlaced(instance) else { continue }
             considered += 1
             let illegal = lifecycles[instance].judge(callback) != nil
             let rank = InferenceRules.rank(callback, lifecycles[instance]) { roles.facts(of: instance, for: callback) }

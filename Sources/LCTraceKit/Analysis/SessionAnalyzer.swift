@@ -390,6 +390,8 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         transitions.roleFacts(of: controller, for: callback)
     }
 
+    func isPlaced(_ controller: Int) -> Bool { transitions.isPlaced(controller) }
+
     // MARK: TransitionContext
 
     func name(of controller: Int) -> String { instances.name(of: controller) }

@@ -342,6 +342,11 @@ struct TransitionTracker {
                          isOnStack: navigation.knows(controller), isBelowLeaving: place.isBelowLeaving, isParticipant: place.isParticipant)
     }
 
+    /// Whether the controller takes part in the transition under way or is on one of the stacks.
+    func isPlaced(_ controller: Int) -> Bool {
+        (open.isOpen && open.role(of: controller) != nil) || navigation.knows(controller)
+    }
+
     /// Where `controller` stands in the transition under way: taking part already; right below a leaving controller,
     /// so that a pop or dismiss of it would reveal it; or where a pop-to-root or a dismiss of it could.
     private func place(of controller: Int) -> (isParticipant: Bool, isRevealed: Bool, isBelowLeaving: Bool) {
