@@ -36,15 +36,12 @@ enum HeldOutput {
 
 /// How readings are kept, weighed and dropped.
 enum IdentityReadings {
-    /// At most this many readings at once (the one in play and the others). Measured on planted traffic in all 64
-    /// combinations of the generator's logging habits, 4 spellings and 2 line formats (`scripts/habits.sh` and the
-    /// identity tests): false findings 833 with 1 reading (the greedy choice), 266 with 2, 184 with 4, 106 with 8,
-    /// 116 with 16, every planted deviation caught in each; a log where readings are always kept takes 1.0, 1.5, 1.8,
-    /// 2.2 and 2.9 times as long with 1, 2, 4, 8 and 16. That was measured while an unlogged new instance cost one
-    /// rank more; at no more (`InferenceRules.unloggedNewInstanceCost`), 8 readings leave 46 on the planted traffic,
-    /// and on legal traffic in every combination (1 MB, seeds 7, 3, 1 and 11, three spellings) 8 readings leave 228
-    /// and 16 leave 269. A log that names instances, or never leaves a choice open, makes no second reading and pays
-    /// nothing.
+    /// At most this many readings at once (the one in play and the others), the cheapest kept. On the generator's
+    /// legal traffic in all 64 combinations of its logging habits (1 MB each, seeds 7, 3, 1 and 11, three spellings),
+    /// false findings 9 with 4 readings and none with 8 or 16; a log where readings are always kept (10 MB, no load
+    /// lines, same-class tabs, many sheets) takes 0.79 and 1.27 times as long with 4 and 16 as with 8. Earlier, when
+    /// only the reading in play could make room for a copy, 8 left 120 false findings on the same traffic. A log that
+    /// names instances, or never leaves a choice open, makes no second reading and pays nothing.
     static let maxReadings = 8
     /// At most this many while one event is taken, before the costliest are dropped: each reading kept may make a
     /// copy or two.

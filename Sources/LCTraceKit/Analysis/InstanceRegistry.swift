@@ -108,7 +108,7 @@ enum InferenceRules {
     /// reads like, and was the first reading dropped when there was no room: on the generator's legal traffic in every
     /// habit combination (1 MB each, seeds 7, 3, 1 and 11, three spellings), false findings 296 at 1 and 228 at 0, and
     /// on its planted traffic 64 at 1 and 46 at 0, every planted deviation caught in each.
-    static let unloggedNewInstanceCost = 1
+    static let unloggedNewInstanceCost = 0
 
     /// How much less plausible an instance the log never showed is, for a dealloc that no instance known to be alive
     /// can take legally (they are all on screen), in a class that logs neither its creation nor its loading: a push of
@@ -341,8 +341,7 @@ struct InstanceRegistry {
             return decision
         }
         // A class that logs no loading: a push of a new instance reads exactly like a pop back to an existing one.
-        let unloggedNew = newRank != nil && callback == .viewWillAppear
-            ? best.rank + (best.rank == 0 ? InferenceRules.unloggedNewInstanceCost : 0) : nil
+        let unloggedNew = newRank != nil && callback == .viewWillAppear ? best.rank + InferenceRules.unloggedNewInstanceCost : nil
         if let second, !second.illegal,
            InferenceRules.keepsAlternative(callback, extraRank: second.rank - best.rank, chosen: lifecycles[best.instance],
                                            existing: lifecycles[second.instance]) {
