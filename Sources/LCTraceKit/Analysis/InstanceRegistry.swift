@@ -333,7 +333,15 @@ struct InstanceRegistry {
             }
             return decision
         }
-        guard let best else { return .certain(.new) }
+        guard var best else { return .certain(.new) }
+        // A view just loaded is about to be shown: against another instance that fits as well (one a pop would
+        // reveal), the loaded one is the likelier, since a view loaded and never shown is rarer than a push.
+        if callback == .viewWillAppear, var other = second, !best.illegal, !other.illegal, other.rank == best.rank,
+           lifecycles[best.instance].isFreshlyLoaded != lifecycles[other.instance].isFreshlyLoaded {
+            if lifecycles[other.instance].isFreshlyLoaded { swap(&best, &other) }
+            other.rank += 1
+            second = other
+        }
         var decision = RoutingDecision(choice: .existing(best.instance), rank: best.rank, weighed: considered > 1)
         guard !best.illegal else {
             // No instance known to be alive may die here: another, never logged, may have been the one released.
