@@ -106,6 +106,40 @@ import Testing
                                                                    ["DetailViewController", "ListViewController"]])
     }
 
+    /// A second DetailViewController, just loaded, is pushed two levels above the first; then the app goes back to the
+    /// first. The first one's viewWillAppear is the way back, not the top one's cancelled exit coming back: the top one
+    /// then disappears and deallocates, as a cancelled exit never would.
+    @Test func aWayBackToAnInstanceDeeperInTheStackIsNotACancelledExit() throws {
+        let log = """
+            2024-02-09 09:14:03.100 ShopApp[4410:1a2b] DetailViewController viewDidLoad()
+            2024-02-09 09:14:03.200 ShopApp[4410:1a2b] DetailViewController viewWillAppear(_:)
+            2024-02-09 09:14:03.500 ShopApp[4410:1a2b] DetailViewController viewDidAppear(_:)
+            2024-02-09 09:14:05.000 ShopApp[4410:1a2b] SettingsViewController viewDidLoad()
+            2024-02-09 09:14:05.010 ShopApp[4410:1a2b] DetailViewController viewWillDisappear(_:)
+            2024-02-09 09:14:05.020 ShopApp[4410:1a2b] SettingsViewController viewWillAppear(_:)
+            2024-02-09 09:14:05.500 ShopApp[4410:1a2b] DetailViewController viewDidDisappear(_:)
+            2024-02-09 09:14:05.510 ShopApp[4410:1a2b] SettingsViewController viewDidAppear(_:)
+            2024-02-09 09:14:07.000 ShopApp[4410:1a2b] DetailViewController viewDidLoad()
+            2024-02-09 09:14:07.010 ShopApp[4410:1a2b] SettingsViewController viewWillDisappear(_:)
+            2024-02-09 09:14:07.020 ShopApp[4410:1a2b] DetailViewController viewWillAppear(_:)
+            2024-02-09 09:14:07.500 ShopApp[4410:1a2b] SettingsViewController viewDidDisappear(_:)
+            2024-02-09 09:14:07.510 ShopApp[4410:1a2b] DetailViewController viewDidAppear(_:)
+            2024-02-09 09:14:09.000 ShopApp[4410:1a2b] DetailViewController viewWillDisappear(_:)
+            2024-02-09 09:14:09.010 ShopApp[4410:1a2b] DetailViewController viewWillAppear(_:)
+            2024-02-09 09:14:09.500 ShopApp[4410:1a2b] DetailViewController viewDidAppear(_:)
+            2024-02-09 09:14:09.510 ShopApp[4410:1a2b] DetailViewController viewDidDisappear(_:)
+            2024-02-09 09:14:09.520 ShopApp[4410:1a2b] DetailViewController deinit
+            2024-02-09 09:14:09.530 ShopApp[4410:1a2b] SettingsViewController deinit
+
+            """
+        let result = try analyze(text: log)
+        #expect(result.problems.isEmpty, "\(result.problems.map(\.message))")
+        let transitions = try #require(result.sessions.first?.transitions)
+        #expect(transitions.map { [$0.from, $0.to] } == [[nil, "DetailViewController"], ["DetailViewController", "SettingsViewController"],
+                                                         ["SettingsViewController", "DetailViewController#2"],
+                                                         ["DetailViewController#2", "DetailViewController"]])
+    }
+
     /// A class that logs neither its creation nor its loading can release an instance the log never showed: a dealloc
     /// while the only instance known is on screen is that one's, not the visible one's. Once the class logs its
     /// loading, every instance is known, and the same dealloc is a controller released while on screen.

@@ -39,9 +39,9 @@ enum InferenceRules {
             // template's. A controller buried on another stack (another tab), or under a sheet, does not join a
             // transition under way.
             let role = place()
-            // The controller leaving coming back alone: a cancelled interactive pop or dismiss, as plausible as any
-            // expected controller of a transition between two.
-            if role.isParticipant, role.fit == .fitsLone, life.phase == .disappearing { return 2 }
+            // The controller leaving coming back alone (a cancelled interactive pop or dismiss): as plausible as a
+            // controller of a transition between two that the log did not lead one to expect.
+            if role.isParticipant, role.fit == .fitsLone, life.phase == .disappearing { return 3 }
             let expected = life.isFreshlyLoaded || role.isRevealed || (role.fit == .opens && role.isTopOfAStack)
             let buried = role.fit != .opens && !expected && !role.isParticipant && role.isOnStack && !role.isBelowLeaving
             // One a pop or dismiss took off and nothing showed since: UIKit released it, unless the app keeps it to show

@@ -177,7 +177,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
                 let copy = copy event
                 inOtherReadings { session in
                     session.expireLeaks()
-                    session.handleController(copy, inPlay: false)
+                    session.handleController(copy)
                 }
             }
             if learnsDealloc { inEveryReading { $0.confirmUndecidedLeaks() } }
@@ -283,11 +283,11 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
 
     /// Takes a controller's callback in the reading in play; when another instance could as well be meant, first in a
     /// copy of the reading that takes it as that one's (`fork`).
-    private func handleController(_ event: borrowing Event, inPlay: Bool = true) {
+    private func handleController(_ event: borrowing Event) {
         let decision = instances.decide(event, roles: self)
         if let alternative = decision.alternative {
-            fork(event, taking: alternative.choice, extraCost: alternative.rank - decision.rank, inPlay: inPlay)
-            if let rank = decision.newAlternative { fork(event, taking: .new, extraCost: rank - decision.rank, inPlay: inPlay) }
+            fork(event, taking: alternative.choice, extraCost: alternative.rank - decision.rank)
+            if let rank = decision.newAlternative { fork(event, taking: .new, extraCost: rank - decision.rank) }
         }
         // A second viewWillAppear while the class's other instance is still appearing alone: one controller told twice.
         let appearingAlone = event.callback == .viewWillAppear && decision.choice == .new
@@ -300,10 +300,10 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         take(event, by: instance)
     }
 
-    /// Makes a copy of the reading in play that takes the callback as `choice`'s, at `extraCost`. Every reading may
+    /// Makes a copy of the reading swapped in that takes the callback as `choice`'s, at `extraCost`. Every reading may
     /// make copies while an event is taken; once all took it, the cheapest `IdentityReadings.maxReadings` are kept
     /// (`settleReadings`), so that a choice is lost for want of room only when it is no likelier than the others.
-    private func fork(_ event: borrowing Event, taking choice: InstanceChoice, extraCost: Int, inPlay: Bool) {
+    private func fork(_ event: borrowing Event, taking choice: InstanceChoice, extraCost: Int) {
         guard otherReadings.count + newReadings.count + 1 < IdentityReadings.maxReadingsWhileTaking else { return }
         if !holding {
             holding = true
