@@ -93,7 +93,7 @@ enum InferenceRules {
     }
 
     /// How many live instances of one class are weighed against each other, the ones that appeared last: those
-    /// weighed besides are the ones on screen or in a transition (`maxWalked`).
+    /// weighed besides are the ones on screen, in the transition under way or on a stack (`maxWalked`).
     static let maxCandidates = 8
     /// How many live instances of one class are looked at for one on screen, in the transition under way or on a
     /// stack, past the `maxCandidates` that appeared last: a controller on screen under many sheets of its own class
