@@ -300,9 +300,12 @@ struct InstanceRegistry {
     /// alternative.
     private func choose(among list: InstanceIndex.List, callback: Callback, newRank: Int?, unseenMayDie: Bool,
                         roles: some InstanceRoles) -> RoutingDecision {
-        typealias Candidate = (instance: Int, illegal: Bool, rank: Int)
+        // `loaded`: a view just loaded, for a viewWillAppear. It is about to be shown: against another instance that
+        // fits as well (one a pop would reveal) it is the likelier, since a view loaded and never shown is rarer than
+        // a push; it comes first, and the one it beat is kept one rank behind.
+        typealias Candidate = (instance: Int, illegal: Bool, rank: Int, loaded: Bool)
         func precedes(_ one: Candidate, _ other: Candidate) -> Bool {
-            (one.illegal ? 1 : 0, one.rank) < (other.illegal ? 1 : 0, other.rank)
+            (one.illegal ? 1 : 0, one.rank, one.loaded ? 0 : 1) < (other.illegal ? 1 : 0, other.rank, other.loaded ? 0 : 1)
         }
         var best: Candidate?
         var second: Candidate?
@@ -317,7 +320,7 @@ struct InstanceRegistry {
             considered += 1
             let illegal = lifecycles[instance].judge(callback) != nil
             let rank = InferenceRules.rank(callback, lifecycles[instance]) { roles.facts(of: instance, for: callback) }
-            let entry = (instance, illegal, rank)
+            let entry = (instance, illegal, rank, callback == .viewWillAppear && lifecycles[instance].isFreshlyLoaded)
             if let current = best, !precedes(entry, current) {
                 if second.map({ precedes(entry, $0) }) ?? true { second = entry }
                 continue
@@ -333,12 +336,8 @@ struct InstanceRegistry {
             }
             return decision
         }
-        guard var best else { return .certain(.new) }
-        // A view just loaded is about to be shown: against another instance that fits as well (one a pop would
-        // reveal), the loaded one is the likelier, since a view loaded and never shown is rarer than a push.
-        if callback == .viewWillAppear, var other = second, !best.illegal, !other.illegal, other.rank == best.rank,
-           lifecycles[best.instance].isFreshlyLoaded != lifecycles[other.instance].isFreshlyLoaded {
-            if lifecycles[other.instance].isFreshlyLoaded { swap(&best, &other) }
+        guard let best else { return .certain(.new) }
+        if best.loaded, !best.illegal, var other = second, !other.illegal, !other.loaded, other.rank == best.rank {
             other.rank += 1
             second = other
         }
