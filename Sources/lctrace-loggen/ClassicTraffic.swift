@@ -63,7 +63,7 @@ struct LogGenerator: TrafficWriter {
     private mutating func session() {
         pid += 1
         tick(5_000_000, 60_000_000)
-        out.line(header() + "main()")
+        out.line(header() + "main()", at: micros)
         app("application:didFinishLaunchingWithOptions:", "application(_:didFinishLaunchingWithOptions:)")
         app("applicationDidBecomeActive:", "applicationDidBecomeActive(_:)")
         var stack = [pick(LogGenerator.screens)]
@@ -115,7 +115,7 @@ struct LogGenerator: TrafficWriter {
                 app("applicationWillEnterForeground:", "applicationWillEnterForeground(_:)")
                 app("applicationDidBecomeActive:", "applicationDidBecomeActive(_:)")
             case 0..<94:
-                out.line(header() + "Received memory warning.")
+                out.line(header() + "Received memory warning.", at: micros)
                 app("applicationDidReceiveMemoryWarning:", "applicationDidReceiveMemoryWarning(_:)")
                 for name in stack { controller(name, "didReceiveMemoryWarning") }
             default:

@@ -49,6 +49,13 @@ struct LogGenCommand: ParsableCommand {
         """, valueName: "habit"))
     var habit: [LoggingHabit] = []
 
+    @Option(name: .long, help: ArgumentHelp("""
+        The app's part of the log's lines, above 0 and at most 1: below 1, other processes (SpringBoard, daemons, the \
+        kernel) log around the app, none of them lifecycle callbacks, as in a whole-device log (`log show`, a device \
+        console); 0.02 leaves the app about one line in fifty.
+        """, valueName: "fraction"))
+    var appShare = 1.0
+
     @Option(name: .long, help: ArgumentHelp("Where plant traffic lists the deviations it planted.", valueName: "file"))
     var manifest: String?
 
@@ -80,6 +87,8 @@ struct LogGenCommand: ParsableCommand {
     func validate() throws {
         guard noise >= 0, noise < 1 else { throw ValidationError("--noise must be at least 0 and below 1, not \(noise)") }
         guard habit.isEmpty || traffic != .classic else { throw ValidationError("--habit needs --traffic legal or plant") }
+        guard appShare > 0, appShare <= 1 else { throw ValidationError("--app-share must be above 0 and at most 1, not \(appShare)") }
+        guard appShare == 1 || format != .bare else { throw ValidationError("--app-share below 1 needs a format with a process in its header, not bare") }
     }
 
     func run() throws {
@@ -87,13 +96,18 @@ struct LogGenCommand: ParsableCommand {
             StandardStream.error.write("lctrace-loggen: standard output is a terminal; redirect it to a file or a pipe\n")
             throw ExitCode(2)
         }
+        // The other processes draw from a seed of their own, so that the app's lines are the same with them or without.
+        let surroundings = appShare < 1
+            ? DeviceSurroundings(random: SeededGenerator(state: seed ^ 0x5EED_0F_0DE5_1CE), format: format, appShare: appShare) : nil
         switch traffic {
         case .classic:
             var generator = LogGenerator(random: SeededGenerator(state: seed), format: format, noise: noise)
+            generator.out.surroundings = surroundings
             generator.run(until: bytes.value)
         case .legal, .plant:
             var generator = LegalTraffic(random: SeededGenerator(state: seed), header: LineHeader(format: format, process: "ShopApp"),
                                          style: style, noise: noise, plant: traffic == .plant, habits: Set(habit))
+            generator.out.surroundings = surroundings
             generator.run(until: bytes.value)
             if let manifest {
                 try writeManifest(generator.planted.map { "\($0.line) \($0.rule.rawValue)\n" }.joined(), to: manifest)

@@ -23,10 +23,24 @@ final class Writer {
     private(set) var written = 0
     /// Lines written so far: the number of the last one.
     private(set) var lines = 0
+    /// In a whole-device log, what writes the other processes' lines after each of the app's.
+    var surroundings: DeviceSurroundings?
 
     init() { buffer.reserveCapacity(1 << 20) }
 
-    func line(_ text: String) {
+    /// Writes one of the app's lines, logged at `micros`, and in a whole-device log the other processes' lines after
+    /// it. Returns the app line's number.
+    @discardableResult
+    func line(_ text: String, at micros: Int64) -> Int {
+        append(text)
+        let number = lines
+        if surroundings != nil {
+            for other in surroundings!.lines(after: micros) { append(other) }
+        }
+        return number
+    }
+
+    private func append(_ text: String) {
         buffer.append(contentsOf: text.utf8)
         buffer.append(0x0A)
         written += text.utf8.count + 1
@@ -46,6 +60,8 @@ final class Writer {
 struct LineHeader {
     let format: Format
     let process: String
+    /// The subsystem and category `log` shows (log-compact).
+    var subsystem = "com.example.shop:lifecycle"
 
     /// The process's main thread unless `thread` is given.
     func text(micros: Int64, pid: Int, thread: Int? = nil) -> String {
@@ -68,7 +84,7 @@ struct LineHeader {
         switch format {
         case .nslogClassic: return "\(date).\(pad(fraction / 1000, 3)) \(process)[\(pid):\(thread)] "
         case .nslogModern: return "\(date).\(pad(fraction, 6))+0000 \(process)[\(pid):\(thread)] "
-        case .logCompact: return "\(date).\(pad(fraction / 1000, 3)) Df \(process)[\(pid):\(String(thread, radix: 16))] [com.example.shop:lifecycle] "
+        case .logCompact: return "\(date).\(pad(fraction / 1000, 3)) Df \(process)[\(pid):\(String(thread, radix: 16))] [\(subsystem)] "
         case .bare: return ""
         }
     }
@@ -103,11 +119,10 @@ extension TrafficWriter {
     @discardableResult
     mutating func write(_ message: String, thread: Int? = nil) -> Int {
         tick(200, 3_000)
-        out.line(lineHeader.text(micros: micros, pid: pid, thread: thread) + message)
-        let line = out.lines
+        let line = out.line(lineHeader.text(micros: micros, pid: pid, thread: thread) + message, at: micros)
         while chance(noise) {
             tick(100, 5_000)
-            out.line(lineHeader.text(micros: micros, pid: pid) + pick(LogGenerator.noiseLines))
+            out.line(lineHeader.text(micros: micros, pid: pid) + pick(LogGenerator.noiseLines), at: micros)
         }
         return line
     }

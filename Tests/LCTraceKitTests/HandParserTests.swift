@@ -35,6 +35,21 @@ import Testing
                        "2016-03-17 16:02:37.277 P]x[1:2] x", "2016-03-17 16:02:37.277 [1:2] x", "2016-03-17 16:02:37.277 P[1:X] x",
                        "2016-03-17 16:02:37.277 P[1:0x1F]", "2016-03-17 16:02:37.277 P[:2] x", "2016-03-17 16:02:37.277 P[1:2 x"]
         lines += headers.map { Array($0.utf8) }
+        // log's compact style: each type code, its spaces, the library and subsystem groups whole, broken or absent.
+        let compact = ["2024-02-09 09:14:03.118 Df ShopApp[4410:1e4a1] [com.example.shop:lifecycle] A viewDidLoad()",
+                       "2024-02-09 09:14:03.118 I  ShopApp[4410:1e4a1] (UIKitCore) A viewDidLoad()",
+                       "2024-02-09 09:14:03.118 Fa ShopApp[4410:1e4a1] (UIKitCore) [s:c] A viewDidLoad()",
+                       "2024-02-09 09:14:03.118 Fault ShopApp[4410:1e4a1] x", "2024-02-09 09:14:03.118 F ShopApp[4410:1e4a1] x",
+                       "2024-02-09 09:14:03.118 Db  [4410:1e4a1] x", "2024-02-09 09:14:03.118 Db [4410:1e4a1] x",
+                       "2024-02-09 09:14:03.118 D ShopApp[4410:1e4a1] x", "2024-02-09 09:14:03.118 Df ShopApp[4410:1e4a1]x",
+                       "2024-02-09 09:14:03.118 Df ShopApp[4410:1e4a1] (UIKitCore)x", "2024-02-09 09:14:03.118 Df ShopApp[4410:1e4a1] (Lib [s:c] x",
+                       "2024-02-09 09:14:03.118 Df ShopApp[4410:1e4a1] [s:c]", "2024-02-09 09:14:03.118 Df ShopApp[4410:1e4a1] [s:c] ",
+                       "2024-02-09 09:14:03.118 Df ShopApp[4410:1e4a1] () [] x", "2024-02-09 09:14:03.11 Df ShopApp[4410:1e4a1] x",
+                       "2024-02-09 09:14:03.1180 Df ShopApp[4410:1e4a1] x", "2024-02-09 09:14:03.118 A Shop App[4410:1e4a1] x",
+                       "2024-02-09 09:14:03.118 E   ShopApp[4410:1e4a1] [s:c] (L) x", "2024-02-09 09:14:03.118 Df kernel[0:2] (x) (y) z"]
+        lines += compact.map { Array($0.utf8) }
+        let device = try generatedLog(bytes: "40K", seed: 35, format: "log-compact", options: ["--app-share", "0.1"])
+        lines += try Data(contentsOf: URL(fileURLWithPath: device)).split(separator: 0x0A).map(Array.init)
 
         // Seeded mutations: bytes replaced by the characters the patterns care about, and truncations.
         lines += MutationRandom.mutations(of: lines, count: 6000, seed: 7, specials: Array("[]>:() .xX0Z+-T<\t\u{0B}_a9".utf8))
@@ -75,6 +90,20 @@ import Testing
                     let expected = try plain.parse(bytes)
                     #expect(try fast.parse(bytes) == expected, "\(time + fraction + tail)")
                 }
+            }
+        }
+        // Compact: the tail is remembered to its space; the library and subsystem after it are read on every line.
+        let compactTails = [" Df ShopApp[1001:37048] [s:c] A", " Df ShopApp[1001:37048] (L) A", " Df ShopApp[1001:37048] A",
+                            " Df ShopApp[1001:37048]A", " Df ShopApp[1001:37048] [s:c]A", " Df ShopApp[1001:37048] [s:c] A",
+                            " I  ShopApp[1001:37048] A", " I ShopApp[1001:37048] A", " Df ShopApp[1001:37048] (L) [s:c] A",
+                            " Df  [1001:37048] A", " Df  [1001:37048] A", " Df [1001:37048] A"]
+        let fastCompact = try LineHeaderParser(format: .logCompact)
+        let plainCompact = try LineHeaderParser(format: .logCompact, fastPath: false)
+        for tail in compactTails {
+            let line = Array((time + tail).utf8)
+            try line.withUnsafeBytes { bytes in
+                let expected = try plainCompact.parse(bytes)
+                #expect(try fastCompact.parse(bytes) == expected, "\(time + tail)")
             }
         }
     }

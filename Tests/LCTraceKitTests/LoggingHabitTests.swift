@@ -126,6 +126,43 @@ import Testing
         #expect(process.terminationStatus == 2)
     }
 
+    /// A whole-device log (`--app-share`): other processes' lines around the app's, the app's at about the share asked
+    /// for and exactly the lines the app writes alone, each of the others in order of time; refused for bare lines,
+    /// which name no process.
+    @Test func otherProcessesSurroundTheAppAtItsShare() throws {
+        for traffic in ["classic", "legal"] {
+            let alone = try String(contentsOfFile: generatedLog(bytes: "300K", seed: 61, format: "log-compact",
+                                                                 options: ["--traffic", traffic]), encoding: .utf8)
+            let device = try String(contentsOfFile: generatedLog(bytes: "3M", seed: 61, format: "log-compact",
+                                                                  options: ["--traffic", traffic, "--app-share", "0.1"]), encoding: .utf8)
+            let lines = device.split(separator: "\n")
+            let appLines = lines.filter { $0.contains(" ShopApp[") }
+            let share = Double(appLines.count) / Double(lines.count)
+            #expect(share > 0.08 && share < 0.12, "\(traffic): \(share)")
+            // The app's lines are the ones it writes alone (the device log is longer: compare what both hold).
+            let aloneLines = alone.split(separator: "\n")
+            let both = min(appLines.count, aloneLines.count)
+            let sameLines = appLines.prefix(both).elementsEqual(aloneLines.prefix(both))
+            #expect(both > 1000 && sameLines, "\(traffic): the app's lines differ from its lines alone")
+            let processes = Set(lines.compactMap { line -> String? in
+                let fields = line.split(separator: " ")
+                return fields.count > 3 ? String(fields[3].prefix { $0 != "[" }) : nil
+            })
+            #expect(processes.count > 10 && processes.contains("SpringBoard") && processes.contains("kernel"), "\(processes)")
+            let times = lines.map { String($0.prefix(23)) }
+            let inOrder = times == times.sorted()
+            #expect(inOrder, "\(traffic): times go back")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try builtProduct("lctrace-loggen"))
+        process.arguments = ["--bytes", "1K", "--format", "bare", "--app-share", "0.5"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2)
+    }
+
     /// Plant traffic with habits plants every rule the style, format and habits can show, and nothing else; the lines
     /// a habit leaves out stay out.
     @Test(arguments: styles)

@@ -79,10 +79,13 @@ struct ClassScanner {
 }
 
 /// The NSLog headers, `2016-03-17 16:02:37.277 Process[pid:tid] ` (classic) and
-/// `2024-02-09 09:14:03.118204+0100 Process[pid:tid] ` (modern).
+/// `2024-02-09 09:14:03.118204+0100 Process[pid:tid] ` (modern), and `log`'s compact style,
+/// `2024-02-09 09:14:03.118 Df Process[pid:tid] (Library) [subsystem:category] ` (what a whole-device log is most
+/// often read in: every other process's line goes through it).
 enum HandHeader: Sendable {
     case nslogClassic
     case nslogModern
+    case logCompact
 
     /// The header at `start`, or nil when the line is not in the format (a definite answer, as the pattern's).
     /// `tail` remembers the last header's process and ids: a line with the same bytes there is not scanned again.
@@ -98,6 +101,9 @@ enum HandHeader: Sendable {
         case .nslogClassic:
             // (?:\.\d{1,3})? then ' '
             if s.skip(0x2E), s.digits(upTo: 3) == nil { return nil }
+        case .logCompact:
+            // \.\d{3}
+            guard s.skip(0x2E), s.digits(exactly: 3) != nil else { return nil }
         case .nslogModern:
             // \.\d{4,9} then (?:[+-]\d\d:?\d\d|Z)
             guard s.skip(0x2E) else { return nil }
@@ -111,16 +117,41 @@ enum HandHeader: Sendable {
             }
         }
         let time = start..<s.index
+        let l = ClassScanner(line)
+        let limit = line.count
         if let known = tail.match(line, at: s.index) {
-            return LineHeader(time: time, process: known.process, pid: known.pid, tid: known.tid, message: known.message)
+            let message = self == .logCompact ? HandHeader.compactMessage(l, from: known.message.lowerBound, to: limit) : known.message
+            return LineHeader(time: time, process: known.process, pid: known.pid, tid: known.tid, message: message)
         }
         let tailStart = s.index
         guard s.skip(0x20) else { return nil }
-        // A tail unlike the last line's (rare): read by byte class.
-        let l = ClassScanner(line)
+        // A tail unlike the last line's: read by byte class.
+        var processStart = s.index
+        if self == .logCompact {
+            // (?:Df|Db|Fa|I|E|F|A) + : a two-letter code must have its space after it, or the one letter is tried.
+            let i = s.index
+            guard limit - i >= 2 else { return nil }
+            let twoLetters = limit - i >= 3 && l[i + 2] == 0x20
+                && (l[i] == 0x44 && (l[i + 1] == 0x66 || l[i + 1] == 0x62) || l[i] == 0x46 && l[i + 1] == 0x61)
+            if twoLetters {
+                processStart = i + 2
+            } else {
+                guard l[i] == 0x49 || l[i] == 0x45 || l[i] == 0x46 || l[i] == 0x41, l[i + 1] == 0x20 else { return nil }
+                processStart = i + 1
+            }
+            // ` +` takes every space; when a '[' follows them at once, it gives the last one back to the process.
+            let spacesStart = processStart
+            var spacesEnd = spacesStart
+            while spacesEnd < limit, l[spacesEnd] == 0x20 { spacesEnd += 1 }
+            if spacesEnd < limit, l[spacesEnd] == 0x5B {
+                guard spacesEnd - spacesStart >= 2 else { return nil }
+                processStart = spacesEnd - 1
+            } else {
+                processStart = spacesEnd
+            }
+        }
         // (?<process>[^\[\]\n]+?)\[ : the process cannot hold '[', so it ends at the first one.
-        let limit = line.count
-        let process = s.index..<l.skip(.processName, from: s.index, to: limit)
+        let process = processStart..<l.skip(.processName, from: processStart, to: limit)
         var i = process.upperBound
         guard !process.isEmpty, i < limit, l[i] == 0x5B else { return nil }
         // (?<pid>\d+):(?<tid>[0-9A-Fa-fx]+)\] ?
@@ -133,8 +164,32 @@ enum HandHeader: Sendable {
         i += 1
         let tookSpace = i < limit && l[i] == 0x20
         if tookSpace { i += 1 }
+        // Compact: \] then ' ', not optional.
+        if self == .logCompact, !tookSpace { return nil }
         tail.remember(line, from: tailStart, to: i, process: process, pid: pid, tid: tid, tookSpace: tookSpace)
-        return LineHeader(time: time, process: process, pid: pid, tid: tid, message: i..<limit)
+        let message = self == .logCompact ? HandHeader.compactMessage(l, from: i, to: limit) : i..<limit
+        return LineHeader(time: time, process: process, pid: pid, tid: tid, message: message)
+    }
+
+    /// Compact's message after the `] `: past `(?:\([^)\n]*\) )?(?:\[[^\]\n]*\] )?`, the library and the subsystem
+    /// with its category, each taken when it is whole and a space follows it.
+    @inline(__always)
+    private static func compactMessage(_ l: ClassScanner, from start: Int, to limit: Int) -> Range<Int> {
+        var i = start
+        if i < limit, l[i] == 0x28 { i = pastGroup(l, from: i, closedBy: 0x29, to: limit) }
+        if i < limit, l[i] == 0x5B { i = pastGroup(l, from: i, closedBy: 0x5D, to: limit) }
+        return i..<limit
+    }
+
+    /// Past the group opening at `start` (`\(` or `\[`) and its space when it closes with `close` and a space follows;
+    /// `start` when it does not.
+    @inline(__always)
+    private static func pastGroup(_ l: ClassScanner, from start: Int, closedBy close: UInt8, to limit: Int) -> Int {
+        let inside = UnsafeRawPointer(l.base + start + 1)
+        guard let length = RawBytes.firstOffset(of: close, in: inside, count: limit - start - 1) else { return start }
+        let k = start + 1 + length
+        guard k + 1 < limit, l[k + 1] == 0x20, RawBytes.firstOffset(of: 0x0A, in: inside, count: length) == nil else { return start }
+        return k + 2
     }
 }
 

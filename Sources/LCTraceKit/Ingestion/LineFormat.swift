@@ -126,7 +126,8 @@ public struct LineFormat: Sendable {
         summary: "`log show --style compact` / `log stream --style compact`: timestamp, type code, Process[pid:tid]",
         pattern: #"(?<time>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) (?:Df|Db|Fa|I|E|F|A) +(?<process>[^\[\]\n]+?)\[(?<pid>\d+):(?<tid>[0-9a-fA-Fx]+)\] (?:\([^)\n]*\) )?(?:\[[^\]\n]*\] )?"#,
         samples: ["2024-02-09 09:14:03.118 Df ShopApp[4410:1e4a1] [com.example.shop:lifecycle] CartViewController viewDidLoad()",
-                  "2024-02-09 09:14:03.120 I  ShopApp[4410:1e4a1] (UIKitCore) CartViewController viewWillAppear(_:)"])
+                  "2024-02-09 09:14:03.120 I  ShopApp[4410:1e4a1] (UIKitCore) CartViewController viewWillAppear(_:)"],
+        handHeader: .logCompact)
 
     public static let xcodeConsole = LineFormat(
         name: "xcode-console",
@@ -261,11 +262,43 @@ public struct LineFormat: Sendable {
 
 /// The parts of a line a format recognised, as byte ranges into the line.
 public struct LineHeader: Equatable {
-    public var time: Range<Int>?
-    public var process: Range<Int>?
-    public var pid: Range<Int>?
-    public var tid: Range<Int>?
+    // The optional fields are stored as plain ranges, `-1..<-1` when the header has no such field: an optional range
+    // takes 17 bytes, and a header of four was copied in misaligned pieces on every line.
+    private var timeBounds: Range<Int>
+    private var processBounds: Range<Int>
+    private var pidBounds: Range<Int>
+    private var tidBounds: Range<Int>
     public var message: Range<Int>
+
+    public init(time: Range<Int>? = nil, process: Range<Int>? = nil, pid: Range<Int>? = nil, tid: Range<Int>? = nil,
+                message: Range<Int>) {
+        timeBounds = LineHeader.bounds(time)
+        processBounds = LineHeader.bounds(process)
+        pidBounds = LineHeader.bounds(pid)
+        tidBounds = LineHeader.bounds(tid)
+        self.message = message
+    }
+
+    public var time: Range<Int>? {
+        @inline(__always) get { LineHeader.field(timeBounds) }
+        set { timeBounds = LineHeader.bounds(newValue) }
+    }
+    public var process: Range<Int>? {
+        @inline(__always) get { LineHeader.field(processBounds) }
+        set { processBounds = LineHeader.bounds(newValue) }
+    }
+    public var pid: Range<Int>? {
+        @inline(__always) get { LineHeader.field(pidBounds) }
+        set { pidBounds = LineHeader.bounds(newValue) }
+    }
+    public var tid: Range<Int>? {
+        @inline(__always) get { LineHeader.field(tidBounds) }
+        set { tidBounds = LineHeader.bounds(newValue) }
+    }
+
+    private static let absent = -1 ..< -1
+    @inline(__always) private static func bounds(_ field: Range<Int>?) -> Range<Int> { field ?? absent }
+    @inline(__always) private static func field(_ bounds: Range<Int>) -> Range<Int>? { bounds.lowerBound < 0 ? nil : bounds }
 }
 
 /// Matches one line format's header against lines. One per thread (its matcher owns PCRE2 match data).
