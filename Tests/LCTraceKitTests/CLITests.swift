@@ -470,6 +470,33 @@ func generatedLog(bytes: String, seed: Int, format: String, options: [String] = 
         }
     }
 
+    /// A whole-device log read with `--process`: cut into sections only at the kept app's `main()` lines, so that
+    /// another app's launches, and lines with no process that go with the line before them, read as in one piece.
+    @Test func sectionsOfADeviceLogWithAProcessFilterDoNotChangeTheReport() throws {
+        let generated = try String(contentsOfFile: generatedLog(bytes: "700K", seed: 24, format: "log-compact",
+                                                                options: ["--traffic", "legal", "--app-share", "0.3"]),
+                                   encoding: .utf8)
+        var lines: [String] = []
+        for (number, line) in generated.split(separator: "\n").enumerated() {
+            // Another app launching, and continuation lines with no header after the app's lines and the others'.
+            if number % 97 == 0 { lines.append("2024-02-09 08:14:03.000 Df OtherApp[77:1a] [com.other.app:lifecycle] main()") }
+            lines.append(String(line))
+            if number % 41 == 0 { lines.append("ListViewController viewDidLoad()") }
+        }
+        let path = try Fixtures.temporaryFile(lines.joined(separator: "\n") + "\n")
+        for format in ["text", "json", "ndjson"] {
+            let one = try analysisReport(of: path, jobs: 1, format: format, keepEvents: format != "ndjson", processes: ["ShopApp"])
+            let two = try analysisReport(of: path, jobs: 2, format: format, keepEvents: format != "ndjson", processes: ["ShopApp"])
+            #expect(one == two, "\(format)")
+            #expect(one.count > 50_000)
+        }
+        // Every line is read or counted as another process's: the filter did its work in both runs.
+        let json = try JSONSerialization.jsonObject(with: Data(analysisReport(of: path, jobs: 2, format: "json", keepEvents: false,
+                                                                              processes: ["ShopApp"]).utf8)) as? [String: Any]
+        let skipped = (json?["summary"] as? [String: Any])?["skipped"] as? [String: Int]
+        #expect((skipped?["other-process"] ?? 0) > 1000, "\(String(describing: skipped))")
+    }
+
     /// A later section asks whether a class logs dealloc before the section that shows it is replayed: it is
     /// analysed again, so the leak is still a confirmed warning, as in a sequential run.
     @Test func deallocKnowledgeCrossesSections() throws {

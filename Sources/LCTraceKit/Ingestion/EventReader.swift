@@ -52,6 +52,10 @@ final class EventReader {
     /// header names no process takes the verdict of the last one that did (true before the first).
     private let processFilter: ProcessFilter?
     private var keptLastProcess = true
+    /// The records `--process`/`--pid` left out since the summary last counted them: in a whole-device log nearly
+    /// every line, where a dictionary update per line cost more than reading the line's header. Added to the summary's
+    /// skipped lines when the input ends, and at once while a line observer watches.
+    private var otherProcessRecords = 0
 
     /// `forcedFormat`: the format's name when the choice is forced (`--line-format`, `--pattern`).
     init(name: String, recognizer: LineHeaderRecognizer, messageParser: MessageParser, forcedFormat: String?, firstLine: Int,
@@ -76,7 +80,10 @@ final class EventReader {
     func read(_ input: LineInput, maxLineBytes: Int, progress: (@Sendable (Int) -> Void)?) throws {
         let reader = LineReader(input, maxLineBytes: maxLineBytes)
         // Also when reading fails part way: the summary counts what was read.
-        defer { summary.bytes = reader.bytesRead }
+        defer {
+            summary.bytes = reader.bytesRead
+            countOtherProcessRecords()
+        }
         if let progress {
             var reported = 0
             reader.onRead = { total in
@@ -237,8 +244,11 @@ final class EventReader {
 
     /// Counts a line `--process`/`--pid` leave out, and tells the line observer whose it is.
     private func countOtherProcess(_ header: LineHeader, _ line: UnsafeRawBufferPointer, format: LogJSONStyle?) {
+        guard observer != nil else {
+            otherProcessRecords += 1
+            return
+        }
         countSkipped(.otherProcess)
-        guard observer != nil else { return }
         observed.format = format?.rawValue ?? (recognizer.lastLineHadHeader ? recognizer.lastFormat.name : nil)
         observed.process = header.process.map { String(decoding: line[$0], as: UTF8.self) }
         observed.pid = header.pid.map { String(decoding: line[$0], as: UTF8.self) }
@@ -357,6 +367,16 @@ final class EventReader {
         summary.unread = []
         unread.append(UnreadLine(input: name, line: lineNumber, text: text, reason: reason))
         summary.unread = unread
+    }
+
+    /// Adds the records left out to the summary's skipped lines.
+    private func countOtherProcessRecords() {
+        guard otherProcessRecords > 0 else { return }
+        var skipped = summary.skipped
+        summary.skipped = [:]
+        skipped[.otherProcess, default: 0] += otherProcessRecords
+        summary.skipped = skipped
+        otherProcessRecords = 0
     }
 
     /// Counts a skipped line. The dictionary is taken out of the summary while it changes (and keeps its storage,

@@ -36,15 +36,19 @@ struct DurationAggregator {
         /// Durations over the ceiling that the histogram counts as the ceiling.
         private(set) var overCeiling = 0
 
+        /// Whether `histogram` is made: asked of a flag, since asking the optional copies the histogram.
+        private var hasHistogram = false
+
         mutating func record(_ micros: UInt64) {
             count += 1
             maxMicros = max(maxMicros, micros)
-            if histogram == nil {
+            if !hasHistogram {
                 if samples.count < DurationAggregator.exactSamples { samples.append(micros); return }
                 var made = Histogram<UInt32>(highestTrackableValue: DurationAggregator.ceilingMicros, numberOfSignificantValueDigits: .two)
                 for sample in samples { Series.add(sample, to: &made, over: &overCeiling) }
                 samples = []
                 histogram = made
+                hasHistogram = true
             }
             Series.add(micros, to: &histogram!, over: &overCeiling)
         }

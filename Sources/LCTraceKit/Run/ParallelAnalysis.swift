@@ -14,9 +14,7 @@ extension Analyzer {
     /// it. An input found in a folder that cannot be read is handed to `inputFailed`, and the run goes on.
     public func analyze(_ inputs: [RunInput], jobs: Int) throws(InputFailure) {
         let jobs = min(max(jobs, 1), Analyzer.maxJobs)
-        // With --process or --pid, a line without a process goes with the line before it, which a section's reader
-        // does not see: the file is read in one piece, as the report must not depend on --jobs.
-        if jobs > 1, inputs.count == 1, let input = inputs.first, options.processFilter == nil {
+        if jobs > 1, inputs.count == 1, let input = inputs.first {
             // An input found in a folder that cannot be opened is reported like one that cannot be read; once its
             // sections are under way, a failure ends the run as it does for a file named itself.
             if input.isFoundInFolder {

@@ -21,7 +21,11 @@ extension Analyzer {
         guard let path = source.path, !options.follow else { return false }
         let fd = try source.openDescriptor()
         defer { FileDescriptorIO.close(fd) }
-        guard let size = FileStatus(fileDescriptor: fd)?.regularFileSize, size >= 2 * options.sectionBytes else { return false }
+        // A run that keeps and streams no events records little per section, and each section handed between threads
+        // costs the same whatever its size: its sections are four times larger.
+        let sectionBytes = options.keepEvents || options.keepTimelineEvents || wantsLiveItems
+            ? options.sectionBytes : 4 * options.sectionBytes
+        guard let size = FileStatus(fileDescriptor: fd)?.regularFileSize, size >= 2 * sectionBytes else { return false }
         // A gzip file is read as one stream: its compressed bytes cannot be cut at lines.
         var magic: (UInt8, UInt8) = (0, 0)
         guard (try? FileDescriptorIO.read(fd, into: &magic, count: 2, atOffset: 0)) == 2,
@@ -40,11 +44,12 @@ extension Analyzer {
         // The classes known to log dealloc from the sections replayed so far: what a section starts out knowing.
         let known = Lock<Set<String>>([])
         let ahead = renderingAhead
-        let sectionBytes = options.sectionBytes
         let maxLineBytes = options.maxLineBytes
+        let processFilter = options.processFilter
 
         pool.startProducer {
-            let planner = LaunchBoundaryPlanner(path: path, lineFormat: choice, sectionBytes: sectionBytes, maxLineBytes: maxLineBytes)
+            let planner = LaunchBoundaryPlanner(path: path, lineFormat: choice, sectionBytes: sectionBytes, maxLineBytes: maxLineBytes,
+                                                processFilter: processFilter)
             let last = planner.plan { section in
                 pool.submit {
                     let seed = known.withLock { $0 }
@@ -107,11 +112,16 @@ enum SectionResult {
 ///
 /// Only the lines after each nominal end are looked at one by one. Up to there, the planner only counts newlines
 /// (every section needs the number of its first line), which is a small part of the cost of handing each line out.
+///
+/// With `--process`/`--pid`, a line whose header names no process goes with the line before it, and a launch of a
+/// process left out starts no session: a section starts only at a `main()` line of a process kept, named in its own
+/// header, so that its reader decides it, and everything after it, as a reader of the whole file would.
 struct LaunchBoundaryPlanner {
     let path: String
     let lineFormat: LineFormatChoice
     let sectionBytes: Int
     let maxLineBytes: Int
+    var processFilter: ProcessFilter? = nil
     /// How far past a section's nominal end to look for a `main()` line before giving up on cutting.
     var maxOvershoot: Int { max(16 * sectionBytes, 64 << 20) }
     /// The bytes read at a time while counting newlines.
@@ -145,7 +155,9 @@ struct LaunchBoundaryPlanner {
                 do {
                     try reader.forEachLine { line, _ in
                         let offset = reader.lineOffset
-                        if LaunchBoundaryPlanner.isLaunch(line, recognizer: recognizer) { throw Found(offset: offset, line: lineNumber) }
+                        if LaunchBoundaryPlanner.isLaunch(line, recognizer: recognizer, keptBy: processFilter) {
+                            throw Found(offset: offset, line: lineNumber)
+                        }
                         if offset - start >= sectionBytes + maxOvershoot { throw GaveUp() }
                         lineNumber += 1
                     }
@@ -167,14 +179,16 @@ struct LaunchBoundaryPlanner {
         }
     }
 
-    /// Whether the line's record is exactly `main()` (cheap test on the line's end first).
-    static func isLaunch(_ line: UnsafeRawBufferPointer, recognizer: LineHeaderRecognizer) -> Bool {
+    /// Whether the line's record is exactly `main()` (cheap test on the line's end first), and, with a process filter,
+    /// of a process the filter keeps by the line's own header.
+    static func isLaunch(_ line: UnsafeRawBufferPointer, recognizer: LineHeaderRecognizer, keptBy filter: ProcessFilter? = nil) -> Bool {
         var end = line.count
         while end > 0, LineBytes.isSpace(line[end - 1]) { end -= 1 }
         let length = MessageParser.mainMarker.utf8CodeUnitCount
         guard end >= length, MessageParser.isMainMarker(line[(end - length)..<end]),
               let header = (try? recognizer.parse(line)).flatMap({ $0 })
         else { return false }
+        if let filter, filter.keeps(header, in: line) != true { return false }
         return MessageParser.isMainMarker(line[LineBytes.trimmed(line, header.message)])
     }
 }
