@@ -470,6 +470,39 @@ func generatedLog(bytes: String, seed: Int, format: String, options: [String] = 
         }
     }
 
+    /// Reports made of findings and the run's summary read no session report: a parallel run's workers hand on each
+    /// session's counts alone. The reports and the summary line are the same as with one job, several reporters in one
+    /// pass (one of which reads sessions) included.
+    @Test func findingsOnlyReportersReadTheSameInSections() throws {
+        // Large enough for sections of 2 MiB, the size a run without events cuts.
+        let log = try generatedLog(bytes: "4200K", seed: 25, format: "nslog-modern", options: ["--traffic", "plant", "--style", "swift"])
+        let junit = TestFiles.root.appendingPathComponent("lctrace-junit-\(UUID().uuidString).xml").path
+        var summary: String?
+        for reporters in [["xcode"], ["sarif"], ["markdown"], ["xcode", "junit=\(junit)"]] {
+            let arguments = ["check", "--no-config", "--fail-on", "never", log] + reporters.flatMap { ["--reporter", $0] }
+            let one = try lctrace(arguments + ["--jobs", "1"])
+            let junitOne = try? String(contentsOfFile: junit, encoding: .utf8)
+            let two = try lctrace(arguments + ["--jobs", "2"])
+            #expect(one.stdout == two.stdout, "\(reporters)")
+            #expect(one.stderr == two.stderr, "\(reporters): \(one.stderr) against \(two.stderr)")
+            #expect(one.stderr == (summary ?? one.stderr) && one.stderr.contains(" sessions of 1 input"), "\(reporters): \(one.stderr)")
+            summary = one.stderr
+            if let junitOne { #expect(junitOne == (try String(contentsOfFile: junit, encoding: .utf8))) }
+        }
+        // The run's summary, every count of it, as one job makes it.
+        func runSummary(jobs: Int) throws -> RunSummary {
+            var options = AnalysisOptions()
+            options.keepEvents = false
+            options.sectionBytes = 4096
+            let analyzer = try Analyzer(options: options, reporter: XcodeReporter(output: Output()))
+            try analyzer.analyze([.file(log)], jobs: jobs)
+            return analyzer.finish()
+        }
+        let sequential = try runSummary(jobs: 1)
+        #expect(sequential.transitions > 1000 && sequential.controllers > 1000)
+        #expect(try runSummary(jobs: 2) == sequential)
+    }
+
     /// A whole-device log read with `--process`: cut into sections only at the kept app's `main()` lines, so that
     /// another app's launches, and lines with no process that go with the line before them, read as in one piece.
     @Test func sectionsOfADeviceLogWithAProcessFilterDoNotChangeTheReport() throws {

@@ -2,6 +2,9 @@
 /// and closed as it ends, and an `<error>` per finding in it (severity `error`, `warning` or `info`, source
 /// `lctrace.RULE`), written as the finding is decided. Nothing is put aside.
 public final class CheckstyleReporter: FindingTagging {
+    /// Made of findings and the run's summary: it reads no session report.
+    public var readsSessions: Bool { false }
+
     static var severityWords: KeyPath<SeverityWords, StaticString> { \.checkstyle }
 
     private let output: Output

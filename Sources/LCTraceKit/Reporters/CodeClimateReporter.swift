@@ -6,6 +6,9 @@
 /// `FindingKey` fingerprint, its path, and which occurrence of that key in that input it is (the 1st, the 2nd…),
 /// hashed together. The occurrences are counted per distinct key, so memory grows with the keys, not the findings.
 public final class CodeClimateReporter: FindingTagging {
+    /// Made of findings and the run's summary: it reads no session report.
+    public var readsSessions: Bool { false }
+
     static var severityWords: KeyPath<SeverityWords, StaticString> { \.codeClimate }
 
     private let output: Output

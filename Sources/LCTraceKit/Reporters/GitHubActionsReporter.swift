@@ -7,6 +7,9 @@
 /// slot says how many were left out. With a job summary file (`$GITHUB_STEP_SUMMARY`), the full Markdown table is
 /// appended to it.
 public final class GitHubActionsReporter: FindingTagging {
+    /// Made of findings and the run's summary: it reads no session report.
+    public var readsSessions: Bool { false }
+
     static var severityWords: KeyPath<SeverityWords, StaticString> { \.githubActions }
 
     /// The annotations GitHub shows per severity and step.

@@ -2,6 +2,9 @@
 /// per distinct problem (severity, rule and controller class), the most frequent first, with where it was first
 /// seen and its message.
 public final class MarkdownReporter: Reporter {
+    /// Made of findings and the run's summary: it reads no session report.
+    public var readsSessions: Bool { false }
+
     private let output: Output
     private var groups = FindingGroups()
     private var inputs: [String] = []

@@ -17,12 +17,16 @@ public protocol Reporter: AnyObject {
     func sessionClosed(_ session: SessionReport)
     /// An input was read to its end.
     func inputEnded(_ summary: InputSummary)
+    /// Whether it reads the session reports handed to `sessionClosed`: when no reporter of a run does, a parallel
+    /// run's workers hand on only what the summary counts of each session, and free the reports where they were made.
+    var readsSessions: Bool { get }
 }
 
 extension Reporter {
     public func inputBegan(_ name: String) {}
     public func sessionClosed(_ session: SessionReport) {}
     public func inputEnded(_ summary: InputSummary) {}
+    public var readsSessions: Bool { true }
 }
 
 /// A reporter that also writes each event and transition as it happens (JSON Lines). The session reports it is

@@ -6,6 +6,9 @@
 /// as `stdin`. Each result carries the finding's `FindingKey` fingerprint, so that a dashboard tells a finding it
 /// knows from a new one when the log only shifted.
 public final class SARIFReporter: FindingTagging {
+    /// Made of findings and the run's summary: it reads no session report.
+    public var readsSessions: Bool { false }
+
     static var severityWords: KeyPath<SeverityWords, StaticString> { \.sarif }
 
     public static let schemaURI = "https://json.schemastore.org/sarif-2.1.0.json"

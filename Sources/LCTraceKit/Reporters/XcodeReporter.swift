@@ -2,6 +2,9 @@
 /// CI log parsers read, `input:line: severity: [rule] message`, where an informational finding is a `note`. Nothing
 /// else goes to this output: the summary is the command's, on standard error.
 public final class XcodeReporter: FindingTagging {
+    /// Made of findings and the run's summary: it reads no session report.
+    public var readsSessions: Bool { false }
+
     static var severityWords: KeyPath<SeverityWords, StaticString> { \.compiler }
 
     private let output: Output

@@ -241,6 +241,8 @@ public final class Analyzer: AnalysisOutput {
             case .renderedSession(let item, let index, let counts):
                 count(counts)
                 reports.write(item, number: index + offset)
+            case .countedSession(let counts):
+                count(counts)
             case .end(let input):
                 countKnown(input.findingsInBaseline)
                 modelRecorder?.inputEnded(input.name)
@@ -260,7 +262,8 @@ public final class Analyzer: AnalysisOutput {
     private(set) lazy var renderingAhead = RenderingAhead(
         wantsLiveItems: target.wantsLiveItems, items: reports.itemFormatter,
         // A run that learns its model reads each session's report when it is replayed: none is rendered ahead.
-        sessions: modelRecorder == nil ? reports.sessionFormatter : nil)
+        sessions: modelRecorder == nil ? reports.sessionFormatter : nil,
+        countsSessionsOnly: modelRecorder == nil && !reports.readsSessions)
 
     func finding(_ finding: Finding) {
         summary.findings[finding.severity] += 1

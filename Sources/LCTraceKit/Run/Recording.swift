@@ -13,6 +13,8 @@ final class Recording: RunOutput, @unchecked Sendable {
         /// A session rendered by the worker (the reporter's `sessionFormatter`), numbered as the worker counted, with the
         /// counts the run's summary takes from it.
         case renderedSession(RenderedItem, index: Int, counts: SessionCounts)
+        /// What the summary counts of a session no reporter reads (`RenderingAhead.countsSessionsOnly`).
+        case countedSession(SessionCounts)
         indirect case end(InputSummary)
     }
 
@@ -73,6 +75,7 @@ final class Recording: RunOutput, @unchecked Sendable {
     /// The session's report is rendered and counted here, on the worker's thread, when the reporter can take it rendered:
     /// the replaying thread then copies bytes and never touches the report.
     func sessionClosed(_ session: SessionReport) {
+        if ahead.countsSessionsOnly { items.append(.countedSession(SessionCounts(session))); return }
         guard let formatter = ahead.sessions else { items.append(.session(session)); return }
         items.append(.renderedSession(formatter(session, into: renderedText), index: session.index,
                                       counts: SessionCounts(session)))
@@ -85,6 +88,9 @@ struct RenderingAhead: Sendable {
     let wantsLiveItems: Bool
     let items: LiveItemLines?
     let sessions: SessionFormatter?
+    /// No reporter reads the session reports, and the run learns no model: the workers record each session's counts
+    /// alone, and free its report on their own thread.
+    let countsSessionsOnly: Bool
     let texts = RecyclingPool { ByteBuffer(capacity: 1 << 16) }
     let itemLists = RecyclingPool { [Recording.Item]() }
 }

@@ -29,6 +29,8 @@ public final class ReportDelivery: RunOutput {
     /// The single reporter's render-ahead, when it has one.
     let itemFormatter: LiveItemLines?
     let sessionFormatter: SessionFormatter?
+    /// Whether a reporter, or the baseline being written, reads the session reports.
+    let readsSessions: Bool
 
     /// `recorder`: records every finding of the run (`--write-baseline`).
     public init(_ reporters: [any Reporter], recorder: BaselineRecorder? = nil) {
@@ -42,6 +44,7 @@ public final class ReportDelivery: RunOutput {
         let single = reporters.count == 1 && recorder == nil ? reporters.first : nil
         itemFormatter = (single as? any StreamingReporter)?.itemFormatter
         sessionFormatter = (single as? any SessionFormatting)?.sessionFormatter
+        readsSessions = recorder != nil || reporters.contains { $0.readsSessions }
     }
 
     var wantsLiveItems: Bool { !streaming.isEmpty }
