@@ -332,6 +332,13 @@ import PCRE2
                 #expect(counted == slice.filter { $0 == 0x0A }.count, "bytes \(start)..<\(length)")
             }
         }
+        // Past the 255 blocks a lane counts before the lanes are added up: newlines only, and one in three.
+        for length in [4079, 4080, 4081, 4096, 10_000, 70_001] {
+            let all = [UInt8](repeating: 0x0A, count: length)
+            #expect(all.withUnsafeBytes { NewlineCounter.newlines(in: $0) } == length)
+            let some = (0..<length).map { $0 % 3 == 0 ? UInt8(0x0A) : UInt8(0x61) }
+            #expect(some.withUnsafeBytes { NewlineCounter.newlines(in: $0) } == (length + 2) / 3)
+        }
     }
 
     @Test func unreadableInputsAreNamed() {

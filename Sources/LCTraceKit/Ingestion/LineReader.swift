@@ -344,15 +344,30 @@ struct NewlineCounter {
         }
     }
 
-    /// The `\n` bytes in `bytes`, found by `memchr` (which the C library vectorises; lines are short enough that
-    /// one call per line costs less than a word-at-a-time count of every byte).
+    /// The `\n` bytes in `bytes`, counted sixteen at a time: each lane of a vector counts the newlines at its place,
+    /// up to 255 blocks of sixteen bytes before the lanes are added up (a lane holds 255 at most). One `memchr` call a
+    /// line, as this was counted before, took about twice the instructions on lines of 90 bytes, and a branch the
+    /// processor could not foresee at every line's end.
     static func newlines(in bytes: UnsafeRawBufferPointer) -> Int {
-        guard var at = bytes.baseAddress else { return 0 }
-        let end = at + bytes.count
+        guard let base = bytes.baseAddress else { return 0 }
+        let count = bytes.count
+        let newline = SIMD16<UInt8>(repeating: 0x0A)
+        let one = SIMD16<UInt8>(repeating: 1)
         var total = 0
-        while at < end, let found = RawBytes.firstOffset(of: 0x0A, in: at, count: end - at) {
-            total += 1
-            at += found + 1
+        var offset = 0
+        while count - offset >= 16 {
+            let blocks = min((count - offset) / 16, 255)
+            var lanes = SIMD16<UInt8>()
+            for _ in 0..<blocks {
+                let block = base.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
+                lanes &+= one.replacing(with: 0, where: block .!= newline)
+                offset += 16
+            }
+            total += Int(SIMD16<UInt16>(truncatingIfNeeded: lanes).wrappedSum())
+        }
+        while offset < count {
+            if base.load(fromByteOffset: offset, as: UInt8.self) == 0x0A { total += 1 }
+            offset += 1
         }
         return total
     }
