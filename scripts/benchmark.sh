@@ -151,28 +151,24 @@ for _ in $(seq "$RUNS"); do
     # check exits 1 when it reports an error: only its time is wanted here.
     habit_seconds+=("$({ "$TIME" -f '%e' "$LCTRACE" check --no-config "$habits_log" 2>&1 >/dev/null || true; } | tail -1)")
 done
-for size in "$SMALL" "$LARGE"; do
-    file="$DATA/$size.log"
-    cat "$file" > /dev/null  # warm the page cache
-    # The event count must equal grep's count, or the comparison is not like for like.
+# Warms the page cache with FILE, adds the errors and warnings lctrace reports on it (all false: it is legal traffic)
+# to false_findings, and checks that lctrace's event count equals grep's count of PATTERN, or the comparison is not
+# like for like.
+compare_events() {
+    local file=$1 pattern=$2 events matches
+    cat "$file" > /dev/null
     "$LCTRACE" --format json --no-events "$file" > "$report"
     events=$(grep -o '"events": [0-9]*' "$report" | tail -1 | grep -o '[0-9]*$')
     false_findings=$((false_findings + $(findings "$report")))
-    matches=$("$GREP" -cP "$PATTERN" "$file")
+    matches=$("$GREP" -cP "$pattern" "$file")
     if [ "$events" != "$matches" ]; then
         echo "event count $events differs from grep's $matches on $file" >&2
         status=1
     fi
-done
-cat "$device_log" > /dev/null
-"$LCTRACE" --format json --no-events "$device_log" > "$report"
-events=$(grep -o '"events": [0-9]*' "$report" | tail -1 | grep -o '[0-9]*$')
-false_findings=$((false_findings + $(findings "$report")))
-matches=$("$GREP" -cP "$DEVICE_PATTERN" "$device_log")
-if [ "$events" != "$matches" ]; then
-    echo "event count $events differs from grep's $matches on $device_log" >&2
-    status=1
-fi
+}
+compare_events "$DATA/$SMALL.log" "$PATTERN"
+compare_events "$DATA/$LARGE.log" "$PATTERN"
+compare_events "$device_log" "$DEVICE_PATTERN"
 # Each round runs every command on both inputs, the small one SMALL_REPEAT times: both sizes meet the machine's
 # slow and fast spells alike (the linearity check divides one by the other), and the short runs, more numerous,
 # steady their median.
