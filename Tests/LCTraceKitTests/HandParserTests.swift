@@ -81,31 +81,24 @@ import Testing
                      " ShopApp[1001:37048] ", " ShopApp[1001:37048]", " ShopApp[1001:370489] A", " ShopApp[10012:37048] A",
                      " ShopApp[1001:37048] A", " ShopApq[1001:37048] A", " AVeryLongProcessNameIndeed[1001:37048] A",
                      " AVeryLongProcessNameIndeed[1001:37048] A", " P[1:2] A", " P[1:2] A", " P[1:2]A", " ShopApp[1001:37048] A"]
-        let fast = try LineHeaderParser(format: .nslogClassic)
-        let plain = try LineHeaderParser(format: .nslogClassic, fastPath: false)
-        for tail in tails {
-            for fraction in ["", ".2"] {
-                let line = Array((time + fraction + tail).utf8)
-                try line.withUnsafeBytes { bytes in
+        // Each line in turn, through one parser of each path, so that the fast one remembers the line before.
+        func expectSameInTurn(_ lines: [String], format: LineFormat) throws {
+            let fast = try LineHeaderParser(format: format)
+            let plain = try LineHeaderParser(format: format, fastPath: false)
+            for text in lines {
+                try Array(text.utf8).withUnsafeBytes { bytes in
                     let expected = try plain.parse(bytes)
-                    #expect(try fast.parse(bytes) == expected, "\(time + fraction + tail)")
+                    #expect(try fast.parse(bytes) == expected, "\(format.name): \(text)")
                 }
             }
         }
+        try expectSameInTurn(tails.flatMap { tail in ["", ".2"].map { time + $0 + tail } }, format: .nslogClassic)
         // Compact: the tail is remembered to its space; the library and subsystem after it are read on every line.
         let compactTails = [" Df ShopApp[1001:37048] [s:c] A", " Df ShopApp[1001:37048] (L) A", " Df ShopApp[1001:37048] A",
                             " Df ShopApp[1001:37048]A", " Df ShopApp[1001:37048] [s:c]A", " Df ShopApp[1001:37048] [s:c] A",
                             " I  ShopApp[1001:37048] A", " I ShopApp[1001:37048] A", " Df ShopApp[1001:37048] (L) [s:c] A",
                             " Df  [1001:37048] A", " Df  [1001:37048] A", " Df [1001:37048] A"]
-        let fastCompact = try LineHeaderParser(format: .logCompact)
-        let plainCompact = try LineHeaderParser(format: .logCompact, fastPath: false)
-        for tail in compactTails {
-            let line = Array((time + tail).utf8)
-            try line.withUnsafeBytes { bytes in
-                let expected = try plainCompact.parse(bytes)
-                #expect(try fastCompact.parse(bytes) == expected, "\(time + tail)")
-            }
-        }
+        try expectSameInTurn(compactTails.map { time + $0 }, format: .logCompact)
     }
 
     /// Remembered bytes compare equal to exactly the same bytes: every length it keeps, a change at every position,

@@ -372,19 +372,16 @@ final class EventReader {
     /// Adds the records left out to the summary's skipped lines.
     private func countOtherProcessRecords() {
         guard otherProcessRecords > 0 else { return }
-        var skipped = summary.skipped
-        summary.skipped = [:]
-        skipped[.otherProcess, default: 0] += otherProcessRecords
-        summary.skipped = skipped
+        countSkipped(.otherProcess, lines: otherProcessRecords)
         otherProcessRecords = 0
     }
 
-    /// Counts a skipped line. The dictionary is taken out of the summary while it changes (and keeps its storage,
+    /// Counts skipped lines. The dictionary is taken out of the summary while it changes (and keeps its storage,
     /// then referenced once), so that no access to the summary spans its hashing and growth.
-    private func countSkipped(_ reason: SkipReason) {
+    private func countSkipped(_ reason: SkipReason, lines: Int = 1) {
         var skipped = summary.skipped
         summary.skipped = [:]
-        skipped[reason, default: 0] += 1
+        skipped[reason, default: 0] += lines
         summary.skipped = skipped
     }
 }
