@@ -48,6 +48,15 @@ import Testing
                        "2024-02-09 09:14:03.1180 Df ShopApp[4410:1e4a1] x", "2024-02-09 09:14:03.118 A Shop App[4410:1e4a1] x",
                        "2024-02-09 09:14:03.118 E   ShopApp[4410:1e4a1] [s:c] (L) x", "2024-02-09 09:14:03.118 Df kernel[0:2] (x) (y) z"]
         lines += compact.map { Array($0.utf8) }
+        // Bytes of 0x80 and more in every field read eight at a time, and a newline inside a compact group.
+        let wide = ["2016-03-17 16:02:37.277 Lîfe Cycle Àpp[2148:117099] Contrôleur >>>> viewDidLoad",
+                    "2016-03-17 16:02:37.277 LifeCycleApplication[2148:117099] ViewControllerÄÖÜ >>>> viewDidLoad",
+                    "2016-03-17 16:02:37.277 LifeCycleApplication[21481234567:1170991234abcdef\u{e9}] A viewDidLoad()",
+                    "2024-02-09 09:14:03.118 Df ShopApplication[4410:1e4a1] [com.example.shöp:lifecycle] A viewDidLoad()",
+                    "2024-02-09 09:14:03.118 Df ShopApplication[4410:1e4a1] (UIKitCore\nmore) A viewDidLoad()",
+                    "2024-02-09 09:14:03.118 Df ShopApplication[4410:1e4a1] [com.example.shop:life\ncycle] A viewDidLoad()",
+                    "2024-02-09 09:14:03.118 Df ShopApplication[4410:1e4a1] (UIKitCore) [com.example.shop:lifecycle]"]
+        lines += wide.map { Array($0.utf8) }
         let device = try generatedLog(bytes: "40K", seed: 35, format: "log-compact", options: ["--app-share", "0.1"])
         lines += try Data(contentsOf: URL(fileURLWithPath: device)).split(separator: 0x0A).map(Array.init)
 
@@ -124,6 +133,52 @@ import Testing
         var beyond = RememberedBytes()
         source.withUnsafeBytes { beyond.remember($0.baseAddress!, count: RememberedBytes.capacity + 1) }
         source.withUnsafeBytes { #expect(!beyond.equals($0.baseAddress!, count: RememberedBytes.capacity + 1)) }
+    }
+
+    /// Skipping a byte class eight bytes at a time stops where the table says, for every class, every byte and every
+    /// place in a word: the byte in question sits at each place of a run of the class long enough to be read by
+    /// words, with and without a byte of 0x80 or more after it (which sends the scan back to the table).
+    @Test func skippingByWordsStopsWhereTheTableSays() {
+        let classes: [(String, HandParsers.ByteClass, UInt8)] = [
+            ("digit", .digit, 0x37), ("nameStart", .nameStart, 0x61), ("word", .word, 0x5F), ("space", .space, 0x20),
+            ("hexOrX", .hexOrX, 0x78), ("nameBody", .nameBody, 0x2E), ("wordOrColon", .wordOrColon, 0x3A),
+            ("processName", .processName, 0x50),
+        ]
+        for (name, byteClass, filler) in classes {
+            for byte in 0...255 {
+                func inClass(_ byte: UInt8) -> Bool { HandParsers.byteClasses[Int(byte)] & byteClass.rawValue != 0 }
+                #expect(inClass(filler), "\(name): filler")
+                for place in 0..<20 {
+                    for tail: [UInt8] in [[], [0xC3, 0xA9]] {
+                        let line = [UInt8](repeating: filler, count: place) + [UInt8(byte)] + [UInt8](repeating: filler, count: 9) + tail
+                        let stop = line.withUnsafeBytes { ClassScanner($0).skip(byteClass, from: 0, to: $0.count) }
+                        let expected = line.firstIndex { !inClass($0) } ?? line.count
+                        #expect(stop == expected, "\(name): byte \(byte) at \(place), tail \(tail)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Finding the first of two bytes eight at a time finds the first, for every byte and place, past bytes of any
+    /// value.
+    @Test func findingEitherOfTwoBytesFindsTheFirst() {
+        for byte in 0...255 {
+            for place in 0..<20 {
+                // Bytes before it of many values, 0x80 and above among them, none of the two looked for.
+                var line: [UInt8] = (0..<place).map { (index: Int) -> UInt8 in
+                    let before = UInt8((index * 37 + 0x80) % 256)
+                    return before == 0x5D || before == 0x0A ? 0x41 : before
+                }
+                line.append(UInt8(byte))
+                line += Array("abc]x\ndef".utf8)
+                let found = line.withUnsafeBytes { ClassScanner($0).firstIndex(of: 0x5D, or: 0x0A, from: 0, to: $0.count) }
+                let expected = byte == 0x5D || byte == 0x0A ? place : place + 4
+                #expect(found == expected, "byte \(byte) at \(place)")
+            }
+        }
+        let none = Array("no such byte here at all".utf8)
+        #expect(none.withUnsafeBytes { ClassScanner($0).firstIndex(of: 0x5D, or: 0x0A, from: 3, to: $0.count) } == none.count)
     }
 
     /// The name cache finds every key it kept after growing its table many times over, finds no key it was not

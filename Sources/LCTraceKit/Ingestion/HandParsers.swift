@@ -68,14 +68,84 @@ struct ClassScanner {
         table[Int(base[index])] & classes.rawValue != 0
     }
 
-    /// The first index from `index` up to `limit` whose byte is not of `classes`.
+    /// The first index from `index` up to `limit` whose byte is not of `classes`: eight bytes at a time while they
+    /// are ASCII (`ByteWord`), then byte by byte through the table.
     @inline(__always) func skip(_ classes: HandParsers.ByteClass, from index: Int, to limit: Int) -> Int {
         var i = index
+        while limit &- i >= 8 {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+            guard word & ByteWord.highBits == 0 else { break }
+            let others = ~ByteWord.members(of: classes, in: word) & ByteWord.highBits
+            if others != 0 { return i &+ others.trailingZeroBitCount &>> 3 }
+            i &+= 8
+        }
         while i < limit, table[Int(base[i])] & classes.rawValue != 0 { i += 1 }
         return i
     }
 
+    /// The first index from `index` up to `limit` whose byte is `first` or `second`; `limit` when there is none.
+    /// Eight bytes at a time, any bytes: a byte's difference from the one looked for is zero exactly where they are
+    /// equal, and the lowest byte the zero test flags is always exact (a borrow only runs upwards from a zero byte).
+    @inline(__always) func firstIndex(of first: UInt8, or second: UInt8, from index: Int, to limit: Int) -> Int {
+        var i = index
+        while limit &- i >= 8 {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+            let found = ByteWord.zeroBytes(word ^ ByteWord.spread(first)) | ByteWord.zeroBytes(word ^ ByteWord.spread(second))
+            if found != 0 { return i &+ found.trailingZeroBitCount &>> 3 }
+            i &+= 8
+        }
+        while i < limit, base[i] != first, base[i] != second { i += 1 }
+        return i
+    }
+
     @inline(__always) subscript(index: Int) -> UInt8 { base[index] }
+}
+
+/// The byte classes of `HandParsers.ByteClass` tested on eight bytes at once, as one little-endian word whose bytes are
+/// all ASCII (below 0x80): a byte of the class has its high bit set in the result, every other bit is clear. In an
+/// ASCII word no sum below carries out of its byte, so each byte's answer is its own; `ClassScanner.skip` reads any
+/// other word byte by byte. `HandParserTests` checks every class against the table, byte by byte in every place.
+enum ByteWord {
+    static let ones: UInt64 = 0x0101_0101_0101_0101
+    static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    @inline(__always) static func spread(_ byte: UInt8) -> UInt64 { ones &* UInt64(byte) }
+
+    /// The zero bytes of any word, the lowest of them exactly (the ones above it may be flagged wrongly).
+    @inline(__always) static func zeroBytes(_ word: UInt64) -> UInt64 {
+        (word &- ones) & ~word & highBits
+    }
+
+    /// The bytes equal to `byte`.
+    @inline(__always) static func equal(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+        ~((word ^ spread(byte)) &+ spread(0x7F)) & highBits
+    }
+
+    /// The bytes from `low` through `high`: at least `low` when adding 0x80 - low sets the high bit, at most `high`
+    /// when adding 0x7F - high leaves it clear.
+    @inline(__always) static func inRange(_ word: UInt64, _ low: UInt8, _ high: UInt8) -> UInt64 {
+        (word &+ spread(0x80 &- low)) & ~(word &+ spread(0x7F &- high)) & highBits
+    }
+
+    /// The bytes of any of `classes`. With the classes known where it is inlined, only their tests remain.
+    @inline(__always) static func members(of classes: HandParsers.ByteClass, in word: UInt64) -> UInt64 {
+        let digit = inRange(word, 0x30, 0x39)
+        let lowered = word | spread(0x20)
+        let letter = inRange(lowered, 0x61, 0x7A)
+        let underscore = equal(word, 0x5F)
+        var members: UInt64 = 0
+        if classes.contains(.digit) { members |= digit }
+        if classes.contains(.nameStart) { members |= letter | underscore }
+        if classes.contains(.word) { members |= digit | letter | underscore }
+        if classes.contains(.space) { members |= equal(word, 0x20) | inRange(word, 0x09, 0x0D) }
+        if classes.contains(.hexOrX) { members |= digit | inRange(lowered, 0x61, 0x66) | equal(word, 0x78) }
+        if classes.contains(.nameBody) { members |= digit | letter | underscore | equal(word, 0x2E) }
+        if classes.contains(.wordOrColon) { members |= digit | letter | underscore | equal(word, 0x3A) }
+        if classes.contains(.processName) {
+            members |= ~(equal(word, 0x5B) | equal(word, 0x5D) | equal(word, 0x0A)) & highBits
+        }
+        return members
+    }
 }
 
 /// The NSLog headers, `2016-03-17 16:02:37.277 Process[pid:tid] ` (classic) and
@@ -185,10 +255,8 @@ enum HandHeader: Sendable {
     /// `start` when it does not.
     @inline(__always)
     private static func pastGroup(_ l: ClassScanner, from start: Int, closedBy close: UInt8, to limit: Int) -> Int {
-        let inside = UnsafeRawPointer(l.base + start + 1)
-        guard let length = RawBytes.firstOffset(of: close, in: inside, count: limit - start - 1) else { return start }
-        let k = start + 1 + length
-        guard k + 1 < limit, l[k + 1] == 0x20, RawBytes.firstOffset(of: 0x0A, in: inside, count: length) == nil else { return start }
+        let k = l.firstIndex(of: close, or: 0x0A, from: start + 1, to: limit)
+        guard k + 1 < limit, l[k] == close, l[k + 1] == 0x20 else { return start }
         return k + 2
     }
 }
