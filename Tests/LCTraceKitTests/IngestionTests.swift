@@ -321,23 +321,30 @@ import PCRE2
         #expect(result[0].0.utf8.count == 3)
     }
 
-    @Test func newlinesAreCountedExactly() {
+    @Test func lineBreaksAreCountedExactly() {
         // Every byte value next to newlines, at every alignment, with the word loop's tail of one to seven bytes.
         var bytes: [UInt8] = []
         for value in 0...255 { bytes += [UInt8(value), 0x0A, UInt8(value), UInt8(value ^ 0x80)] }
         for length in 0..<bytes.count where length % 37 == 0 || length < 20 {
             for start in 0..<9 where start <= length {
                 let slice = Array(bytes[start..<length])
-                let counted = slice.withUnsafeBytes { NewlineCounter.newlines(in: $0) }
-                #expect(counted == slice.filter { $0 == 0x0A }.count, "bytes \(start)..<\(length)")
+                let counted = slice.withUnsafeBytes { NewlineCounter.lineBreaks(in: $0) }
+                #expect(counted.newlines == slice.filter { $0 == 0x0A }.count, "bytes \(start)..<\(length)")
+                #expect(counted.hasCarriageReturn == slice.contains(0x0D), "bytes \(start)..<\(length)")
             }
         }
         // Past the 255 blocks a lane counts before the lanes are added up: newlines only, and one in three.
         for length in [4079, 4080, 4081, 4096, 10_000, 70_001] {
             let all = [UInt8](repeating: 0x0A, count: length)
-            #expect(all.withUnsafeBytes { NewlineCounter.newlines(in: $0) } == length)
+            #expect(all.withUnsafeBytes { NewlineCounter.lineBreaks(in: $0) } == (length, false))
             let some = (0..<length).map { $0 % 3 == 0 ? UInt8(0x0A) : UInt8(0x61) }
-            #expect(some.withUnsafeBytes { NewlineCounter.newlines(in: $0) } == (length + 2) / 3)
+            #expect(some.withUnsafeBytes { NewlineCounter.lineBreaks(in: $0) } == ((length + 2) / 3, false))
+            // One `\r` anywhere is found: in the first block, the last whole block, or the bytes after it.
+            for place in [0, length / 2, length - length % 16 - 1, length - 1] {
+                var marked = some
+                marked[place] = 0x0D
+                #expect(marked.withUnsafeBytes { NewlineCounter.lineBreaks(in: $0) }.hasCarriageReturn, "\\r at \(place) of \(length)")
+            }
         }
     }
 

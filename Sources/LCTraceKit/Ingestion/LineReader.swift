@@ -263,9 +263,10 @@ struct NewlineCounter {
         while position < target, try fill() {
             let from = position - bufferOffset
             let to = min(target - bufferOffset, bufferCount)
-            total += NewlineCounter.newlines(in: UnsafeRawBufferPointer(start: buffer + from, count: to - from))
-            // A log with `\r` in it is rare: one search of the chunk finds there is none.
-            var at = from
+            let breaks = NewlineCounter.lineBreaks(in: UnsafeRawBufferPointer(start: buffer + from, count: to - from))
+            total += breaks.newlines
+            // A log with `\r` in it is rare: the count found whether the chunk holds one.
+            var at = breaks.hasCarriageReturn ? from : to
             while at < to, let found = RawBytes.firstOffset(of: 0x0D, in: buffer + at, count: to - at) {
                 let index = at + found
                 if try isLoneCarriageReturn(at: index) { total += 1 }
@@ -347,13 +348,16 @@ struct NewlineCounter {
     /// The `\n` bytes in `bytes`, counted sixteen at a time: each lane of a vector counts the newlines at its place,
     /// up to 255 blocks of sixteen bytes before the lanes are added up (a lane holds 255 at most). One `memchr` call a
     /// line, as this was counted before, took about twice the instructions on lines of 90 bytes, and a branch the
-    /// processor could not foresee at every line's end.
-    static func newlines(in bytes: UnsafeRawBufferPointer) -> Int {
-        guard let base = bytes.baseAddress else { return 0 }
+    /// processor could not foresee at every line's end. Whether any `\r` is there is found in the same pass (a
+    /// search of its own for it cost as much again as the count).
+    static func lineBreaks(in bytes: UnsafeRawBufferPointer) -> (newlines: Int, hasCarriageReturn: Bool) {
+        guard let base = bytes.baseAddress else { return (0, false) }
         let count = bytes.count
         let newline = SIMD16<UInt8>(repeating: 0x0A)
+        let carriageReturn = SIMD16<UInt8>(repeating: 0x0D)
         let one = SIMD16<UInt8>(repeating: 1)
         var total = 0
+        var returns = SIMD16<UInt8>()
         var offset = 0
         while count - offset >= 16 {
             let blocks = min((count - offset) / 16, 255)
@@ -361,15 +365,19 @@ struct NewlineCounter {
             for _ in 0..<blocks {
                 let block = base.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
                 lanes &+= one.replacing(with: 0, where: block .!= newline)
+                returns |= one.replacing(with: 0, where: block .!= carriageReturn)
                 offset += 16
             }
             total += Int(SIMD16<UInt16>(truncatingIfNeeded: lanes).wrappedSum())
         }
+        var hasCarriageReturn = returns != SIMD16<UInt8>()
         while offset < count {
-            if base.load(fromByteOffset: offset, as: UInt8.self) == 0x0A { total += 1 }
+            let byte = base.load(fromByteOffset: offset, as: UInt8.self)
+            if byte == 0x0A { total += 1 }
+            if byte == 0x0D { hasCarriageReturn = true }
             offset += 1
         }
-        return total
+        return (total, hasCarriageReturn)
     }
 }
 
