@@ -125,7 +125,7 @@ struct LaunchBoundaryPlanner {
     /// How far past a section's nominal end to look for a `main()` line before giving up on cutting.
     var maxOvershoot: Int { max(16 * sectionBytes, 64 << 20) }
     /// The bytes read at a time while counting newlines.
-    var chunkBytes = 1 << 20
+    var chunkBytes = 1 << 18
 
     /// Calls `emit` with each section but the last, and returns what ends the plan; stops when `emit` returns false.
     func plan(_ emit: (InputSection) -> Bool) -> SectionResult {
