@@ -280,6 +280,29 @@ import Testing
         #expect(rows.reduce(0) { $0 + $1.count } == names)
     }
 
+    /// The table of names finds every name it gave a row, at that row, through many growths; finds none it was not
+    /// given (names alike in their bytes but for one, short and long, and not ASCII); and keeps each row with its name
+    /// when the table of durations it indexes is copied and then changed.
+    @Test func nameRowsFindEveryNameAtItsRowAndNoOther() {
+        var rows = NameRows()
+        let names = (0..<3_000).map { $0 % 3 == 0 ? "C\($0)" : $0 % 3 == 1 ? "Screen\($0)ViewController" : "Écran\($0)" }
+        for (row, name) in names.enumerated() {
+            #expect(rows.row(of: name) == nil)
+            #expect(rows.add(name) == row)
+        }
+        for (row, name) in names.enumerated() { #expect(rows.row(of: name) == row, "\(name)") }
+        for absent in ["C1", "C3000", "Screen0ViewController", "Screen1ViewControllers", "Écran2 ", "", "c0"] {
+            #expect(rows.row(of: absent) == nil, "\(absent)")
+        }
+        var aggregator = DurationAggregator()
+        aggregator.record(10, for: "A")
+        var copy = aggregator
+        copy.record(20, for: "B")
+        aggregator.record(30, for: "C")
+        #expect(aggregator.stats().map(\.name) == ["A", "C"] && aggregator.stats()[1].maxMs == 30)
+        #expect(copy.stats().map(\.name) == ["A", "B"] && copy.stats()[1].maxMs == 20)
+    }
+
     @Test func aBusyClassKeepsExactPercentilesUntilItsHistogramAndThenWithinOnePercent() {
         var aggregator = DurationAggregator()
         for ms in 1...DurationAggregator.exactSamples { aggregator.record(Double(ms), for: "A") }

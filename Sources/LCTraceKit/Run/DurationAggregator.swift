@@ -1,15 +1,77 @@
 import Histogram
 
+/// The row of each name, in the order the names came: found by a hash of the name's bytes (`ByteHash`) in a small
+/// open table, then one comparison of the name. A duration is recorded for every transition and every controller's
+/// first appearance, and the dictionary's hashing of the name (about 400 instructions) was most of what a record cost.
+struct NameRows {
+    private(set) var names: [String] = []
+    /// The row of the name in each slot, -1 in an empty one; at most half the slots are taken.
+    private var slots = [Int32](repeating: -1, count: 16)
+
+    var count: Int { names.count }
+
+    /// The row of `name`, or nil when it has none.
+    func row(of name: String) -> Int? {
+        let mask = slots.count - 1
+        var slot = Int(NameRows.hash(name)) & mask
+        while true {
+            let row = Int(slots[slot])
+            if row < 0 { return nil }
+            if names[row] == name { return row }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    /// Gives `name` (which has none) the next row.
+    mutating func add(_ name: String) -> Int {
+        let row = names.count
+        names.append(name)
+        if 2 * names.count > slots.count {
+            slots = [Int32](repeating: -1, count: 2 * slots.count)
+            for (kept, keptName) in names.enumerated() { place(keptName, row: kept) }
+        } else {
+            place(name, row: row)
+        }
+        return row
+    }
+
+    private mutating func place(_ name: String, row: Int) {
+        let mask = slots.count - 1
+        var slot = Int(NameRows.hash(name)) & mask
+        while slots[slot] >= 0 { slot = (slot + 1) & mask }
+        slots[slot] = Int32(row)
+    }
+
+    private static func hash(_ name: String) -> UInt32 {
+        name.utf8.withContiguousStorageIfAvailable { ByteHash.of(UnsafeRawBufferPointer($0)) }
+            ?? Array(name.utf8).withUnsafeBytes { ByteHash.of($0) }
+    }
+}
+
 /// Durations put aside on a worker's thread for the replaying analyzer, grouped by name: replaying them costs one
 /// lookup per name, not one per duration.
 struct DurationSamples {
-    private(set) var loadToAppear: [String: [UInt64]] = [:]
-    private(set) var transitions: [String: [UInt64]] = [:]
+    struct Group {
+        var names = NameRows()
+        var micros: [[UInt64]] = []
+
+        mutating func append(_ value: UInt64, for name: String) {
+            if let row = names.row(of: name) {
+                micros[row].append(value)
+            } else {
+                _ = names.add(name)
+                micros.append([value])
+            }
+        }
+    }
+
+    private(set) var loadToAppear = Group()
+    private(set) var transitions = Group()
 
     mutating func record(_ ms: Double, of kind: DurationKind, name: String) {
         switch kind {
-        case .loadToFirstAppear: loadToAppear[name, default: []].append(DurationAggregator.micros(ms))
-        case .transition: transitions[name, default: []].append(DurationAggregator.micros(ms))
+        case .loadToFirstAppear: loadToAppear.append(DurationAggregator.micros(ms), for: name)
+        case .transition: transitions.append(DurationAggregator.micros(ms), for: name)
         }
     }
 }
@@ -72,7 +134,9 @@ struct DurationAggregator {
         }
     }
 
-    private var series: [String: Series] = [:]
+    /// One series per row of `rows`.
+    private var series: [Series] = []
+    private var rows = NameRows()
 
     /// A duration in whole microseconds (never negative).
     static func micros(_ ms: Double) -> UInt64 {
@@ -86,28 +150,33 @@ struct DurationAggregator {
 
     /// One lookup when the name has its row already (the common case: a run has few names and many durations).
     private mutating func record(_ micros: UInt64, for name: String) {
-        if let row = series.index(forKey: name) {
-            series.values[row].record(micros)
-        } else {
-            series[key(for: name), default: Series()].record(micros)
-        }
+        series[row(for: name)].record(micros)
     }
 
     /// Samples put aside elsewhere, in microseconds by name: one lookup per name.
-    mutating func record(_ samples: [String: [UInt64]]) {
-        for (name, micros) in samples {
-            series[key(for: name), default: Series()].record(contentsOf: micros)
+    mutating func record(_ samples: DurationSamples.Group) {
+        for (row, name) in samples.names.names.enumerated() {
+            series[self.row(for: name)].record(contentsOf: samples.micros[row])
         }
     }
 
-    /// The row a name's durations go to: its own, or `otherName` once `maxNames` rows are taken.
-    private func key(for name: String) -> String {
-        series[name] != nil || series.count < DurationAggregator.maxNames ? name : DurationAggregator.otherName
+    /// The row a name's durations go to: its own, or `otherName`'s once `maxNames` rows are taken.
+    private mutating func row(for name: String) -> Int {
+        if let row = rows.row(of: name) { return row }
+        if rows.count >= DurationAggregator.maxNames, let other = rows.row(of: DurationAggregator.otherName) { return other }
+        let row = rows.add(rows.count < DurationAggregator.maxNames ? name : DurationAggregator.otherName)
+        series.append(Series())
+        return row
     }
 
     func stats() -> [DurationStats] {
-        series.keys.sorted { ($0 == DurationAggregator.otherName ? 1 : 0, $0) < ($1 == DurationAggregator.otherName ? 1 : 0, $1) }.map { name in
-            let entry = series[name]!
+        let order = rows.names.indices.sorted { first, second in
+            let (a, b) = (rows.names[first], rows.names[second])
+            return (a == DurationAggregator.otherName ? 1 : 0, a) < (b == DurationAggregator.otherName ? 1 : 0, b)
+        }
+        return order.map { row in
+            let name = rows.names[row]
+            let entry = series[row]
             func ms(_ micros: UInt64) -> Double { (Double(micros) / 100).rounded() / 10 }
             return DurationStats(name: name, count: entry.count, p50Ms: ms(entry.value(atPercentile: 50)),
                                  p90Ms: ms(entry.value(atPercentile: 90)), maxMs: ms(entry.maxMicros),
