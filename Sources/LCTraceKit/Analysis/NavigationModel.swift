@@ -12,8 +12,9 @@ struct NavigationModel {
 
     /// What a backward transition took off a stack.
     struct Removal {
-        /// Controllers that disappeared in the transition: removed on evidence.
-        var left: [Int] = []
+        /// The controller that disappeared in the transition: removed on evidence. (One at most: an array of one
+        /// was made for every pop and dismiss.)
+        var left: Int?
         /// Controllers between them and the target, taken off without a callback (a pop-to-root's intermediates).
         var silent: [Int] = []
     }
@@ -163,7 +164,7 @@ struct NavigationModel {
             stacks[stack].removeSubrange(cut...)
             active = stack
         }
-        removal.left = [from]
+        removal.left = from
         // Kept bounded: controllers that leave and are never seen again (leaks, classes that log no dealloc) pile up.
         if removed.count > NavigationModel.maxRemoved { removed.removeAll(keepingCapacity: true) }
         for controller in removal.silent { removed[controller] = false }

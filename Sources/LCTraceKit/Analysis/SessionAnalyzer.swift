@@ -425,7 +425,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
             let wording = RuleCatalog.slowTransitionWording(kind: report.kind, controllers: report.controllers, durationMs: duration, thresholdMs: threshold)
             emit(Deviation(rule: .slowTransition, line: report.endLine, subject: report.to ?? report.from, wording))
         }
-        for controller in removal.left where phase(of: controller) != .dead {
+        if let controller = removal.left, phase(of: controller) != .dead {
             leaks.arm(LeakWatch.Armed(controller: controller, line: report.endLine, micros: endMicros, kind: report.kind))
         }
         // Taken off without a callback: checked when the session ends, never by the clock.

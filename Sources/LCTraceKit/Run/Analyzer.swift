@@ -61,8 +61,11 @@ public final class Analyzer: AnalysisOutput {
     /// Called with a line for the user about the reading, not part of the report: with `follow`, that the file was
     /// truncated or replaced, or is waited for (`app.log: file truncated; reading from the start`).
     public var notice: (@Sendable (_ message: String) -> Void)?
-    private var loadToAppear = DurationAggregator()
-    private var transitionDurations = DurationAggregator()
+    // A duration is recorded per transition and per controller's first appearance, from the analysis of this
+    // analyzer's own inputs on its one thread, and nothing it calls while recording one reaches the aggregators again:
+    // their exclusivity is not checked at run time (two calls into the runtime a duration).
+    @exclusivity(unchecked) private var loadToAppear = DurationAggregator()
+    @exclusivity(unchecked) private var transitionDurations = DurationAggregator()
     /// The sessions whose timeline events are kept (`AnalysisOptions.keepTimelineEvents`), by their numbers across the
     /// run: the timeline reporters' `timelineSessions`; nil, every session, for a worker, whose sessions are numbered later.
     private let timelineSessions: SessionSelection?
@@ -210,7 +213,7 @@ public final class Analyzer: AnalysisOutput {
 
     /// Set for a worker whose recording is replayed: the durations are put aside here, for the replaying analyzer,
     /// instead of being aggregated.
-    var durationsPutAside: DurationSamples?
+    @exclusivity(unchecked) var durationsPutAside: DurationSamples?
 
     /// Feeds what a worker recorded to this run's reports, numbering its sessions after the ones already closed, as a
     /// sequential run would have.
