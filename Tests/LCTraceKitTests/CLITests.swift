@@ -503,6 +503,38 @@ func generatedLog(bytes: String, seed: Int, format: String, options: [String] = 
         #expect(try runSummary(jobs: 2) == sequential)
     }
 
+    /// A run whose reporters read only findings and counts does not list the sessions' transitions, and names a
+    /// transition only for a finding: its findings (slow transitions named by their controllers among them) and every
+    /// count of its summary are those of a run whose reporter reads the sessions, which lists them.
+    @Test func transitionsUnlistedWhenNoReporterReadsSessionsChangeNoFindingOrCount() throws {
+        let log = try generatedLog(bytes: "300K", seed: 26, format: "nslog-classic", options: ["--traffic", "plant"])
+        final class FindingsOnly: Reporter {
+            var findings: [Finding] = []
+            var summary: RunSummary?
+            var readsSessions: Bool { false }
+            func finding(_ finding: Finding) { findings.append(finding) }
+            func finish(_ summary: RunSummary) { self.summary = summary }
+        }
+        for jobs in [1, 2] {
+            var options = AnalysisOptions()
+            options.keepEvents = false
+            options.sectionBytes = 16 << 10
+            options.rules.slowTransitionMs = 5
+            let reading = RecordingSink()
+            let listing = try Analyzer(options: options, reporter: reading)
+            try listing.analyze([.file(log)], jobs: jobs)
+            let listed = listing.finish()
+            let findingsOnly = FindingsOnly()
+            let counting = try Analyzer(options: options, reporter: findingsOnly)
+            try counting.analyze([.file(log)], jobs: jobs)
+            #expect(counting.finish() == listed, "jobs \(jobs)")
+            #expect(findingsOnly.findings == reading.findings, "jobs \(jobs)")
+            let slow = reading.findings.filter { $0.rule == .slowTransition }
+            #expect(slow.count > 10 && slow.allSatisfy { $0.message.contains("Controller") }, "jobs \(jobs): \(slow.count)")
+            #expect(reading.sessions.reduce(0) { $0 + $1.transitions.count } == listed.transitions && listed.transitions > 100)
+        }
+    }
+
     /// A whole-device log read with `--process`: cut into sections only at the kept app's `main()` lines, so that
     /// another app's launches, and lines with no process that go with the line before them, read as in one piece.
     @Test func sectionsOfADeviceLogWithAProcessFilterDoNotChangeTheReport() throws {

@@ -161,7 +161,8 @@ final class InputSessions: EventReceiver {
         let index = sessionsBefore + closed + open.count + 1
         let session = SessionAnalyzer(index: index, input: name, firstLine: line, process: process, pid: pid,
                                       launchLogged: callback == .main || launchFollows, keepEvents: settings.keepEvents,
-                                      timelineEvents: settings.keepsTimelineEvents(ofSession: index), policy: settings.policy,
+                                      timelineEvents: settings.keepsTimelineEvents(ofSession: index),
+                                      listsTransitions: settings.listsTransitions, policy: settings.policy,
                                       limits: settings.limits, knowledge: knowledge, names: names, output: output,
                                       expected: expected)
         open.append(OpenSession(analyzer: session))
@@ -216,6 +217,8 @@ struct SessionSettings {
     /// nil, all (a worker's, numbered later).
     var keepTimelineEvents: Bool
     var timelineSessions: SessionSelection?
+    /// Whether the sessions' reports list their transitions: not when only their counts are read.
+    var listsTransitions = true
     var policy: FindingPolicy
     var limits: SessionLimits
 

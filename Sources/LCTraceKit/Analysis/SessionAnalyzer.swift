@@ -25,6 +25,9 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     private let streamsLiveItems: Bool
     /// Event records are built when the report keeps them or the output streams them.
     private let recordsEvents: Bool
+    /// Whether the report lists the session's transitions (up to `SessionLimits.listedTransitions`): not when nothing
+    /// reads the session's report but its counts, where each is only counted.
+    private let listsTransitions: Bool
     /// The line of the first event past the ones the timeline reports draw, once there is one.
     @exclusivity(unchecked) private var timelineCut: Int?
 
@@ -115,7 +118,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     /// `expected`: the size of the session before it, if any. The sessions of one app are alike, so the lists start
     /// with room for as many, rather than growing (and being copied) from nothing.
     init(index: Int, input: String, firstLine: Int, process: String?, pid: Int?, launchLogged: Bool,
-         keepEvents: Bool, timelineEvents: Bool = false, policy: FindingPolicy, limits: SessionLimits = SessionLimits(),
+         keepEvents: Bool, timelineEvents: Bool = false, listsTransitions: Bool = true, policy: FindingPolicy, limits: SessionLimits = SessionLimits(),
          knowledge: InputKnowledge, names: NameTable, output: any AnalysisOutput, expected: Size = Size()) {
         self.index = index
         self.input = input
@@ -132,6 +135,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         self.output = output
         self.streamsLiveItems = output.wantsLiveItems
         self.recordsEvents = eventsKept > 0 || streamsLiveItems
+        self.listsTransitions = listsTransitions
         self.activity = ActivityTracker(launchLogged: launchLogged)
         self.instances = InstanceRegistry(expected: expected.controllers, limits: limits)
         self.leaks = LeakWatch(timeoutSeconds: rules.leakTimeoutSeconds)
@@ -412,28 +416,35 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         guard transitions.hasNews else { return }
         while let news = transitions.takeNews() {
             switch consume news {
-            case .closed(let report, let removal, let endMicros): transitionClosed(report, removal: removal, endMicros: endMicros)
+            case .closed(let transition): transitionClosed(transition)
             case .deviation(let deviation): emit(deviation)
             }
         }
     }
 
-    private func transitionClosed(_ report: consuming TransitionReport, removal: NavigationModel.Removal, endMicros: Int64?) {
-        if streamsLiveItems { send(.transition(report)) }
-        if let duration = report.durationMs { sendDuration(duration, .transition, name: report.kind.rawValue) }
-        if let threshold = rules.slowTransitionMs, let duration = report.durationMs, duration > threshold {
-            let wording = RuleCatalog.slowTransitionWording(kind: report.kind, controllers: report.controllers, durationMs: duration, thresholdMs: threshold)
-            emit(Deviation(rule: .slowTransition, line: report.endLine, subject: report.to ?? report.from, wording))
+    /// Acts on a transition that closed. It is named only where a name is read: when the report lists it (see
+    /// `listsTransitions`), output streams it, or a finding names its controllers.
+    private func transitionClosed(_ transition: consuming ClosedTransition) {
+        let listed = listsTransitions && transitionReports.count < limits.listedTransitions
+        let report = listed || streamsLiveItems ? transition.report(self) : nil
+        if streamsLiveItems, let report { send(.transition(report)) }
+        let durationMs = transition.durationMs
+        if let durationMs { sendDuration(durationMs, .transition, name: transition.kind.rawValue) }
+        if let threshold = rules.slowTransitionMs, let durationMs, durationMs > threshold {
+            let named = report ?? transition.report(self)
+            let wording = RuleCatalog.slowTransitionWording(kind: named.kind, controllers: named.controllers, durationMs: durationMs, thresholdMs: threshold)
+            emit(Deviation(rule: .slowTransition, line: named.endLine, subject: named.to ?? named.from, wording))
         }
+        let removal = transition.removal
         if let controller = removal.left, phase(of: controller) != .dead {
-            leaks.arm(LeakWatch.Armed(controller: controller, line: report.endLine, micros: endMicros, kind: report.kind))
+            leaks.arm(LeakWatch.Armed(controller: controller, line: transition.endLine, micros: transition.endMicros, kind: transition.kind))
         }
         // Taken off without a callback: checked when the session ends, never by the clock.
         for controller in removal.silent where phase(of: controller) != .dead {
-            leaks.arm(LeakWatch.Armed(controller: controller, line: report.endLine, micros: nil, kind: report.kind, silent: true))
+            leaks.arm(LeakWatch.Armed(controller: controller, line: transition.endLine, micros: nil, kind: transition.kind, silent: true))
         }
         // Last, moved in: a copy would retain the names it holds.
-        if transitionReports.count < limits.listedTransitions {
+        if listed, let report {
             transitionReports.append(report)
         } else {
             transitionsNotListed += 1

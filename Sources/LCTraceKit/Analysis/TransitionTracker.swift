@@ -20,12 +20,43 @@ protocol TransitionContext: AnyObject {
     func isAnyOtherVisible(than controller: Int) -> Bool
 }
 
+/// A transition as it closed, its controllers by number: what the session acts on. It is named (`report`) only where
+/// a name is read: in the session's report, in streamed output, in a finding.
+struct ClosedTransition {
+    var kind: TransitionKind
+    var declared: (kind: TransitionKind, line: Int)?
+    /// The first outgoing and the first incoming controller, when there is one.
+    var from: Int?
+    var to: Int?
+    /// Every controller that took part, in order of its first callback, with its role.
+    var participants: [(controller: Int, role: TransitionRole)]
+    var startLine: Int
+    var endLine: Int
+    var startTime: TimeText?
+    var startMicros: Int64?
+    var endMicros: Int64?
+    /// Which controllers it took off a navigation or modal stack.
+    var removal: NavigationModel.Removal
+
+    var durationMs: Double? { milliseconds(from: startMicros, to: endMicros) }
+
+    /// The transition with its controllers named.
+    func report(_ context: any TransitionContext) -> TransitionReport {
+        var names: [String] = []
+        names.reserveCapacity(participants.count)
+        for participant in participants { names.append(context.name(of: participant.controller)) }
+        return TransitionReport(
+            kind: kind, declared: declared?.kind, declaredLine: declared?.line,
+            from: from.map { context.name(of: $0) }, to: to.map { context.name(of: $0) }, controllers: names,
+            startLine: startLine, endLine: endLine, startTime: startTime, durationMs: durationMs)
+    }
+}
+
 /// What the transition tracker found while taking a callback, a declaration or the session's end, for the session to
 /// act on: in the order found.
 enum TransitionNews {
-    /// A transition closed; `removal` says which controllers it took off a navigation or modal stack, `endMicros` the
-    /// time of its last callback.
-    case closed(TransitionReport, removal: NavigationModel.Removal, endMicros: Int64?)
+    /// A transition closed.
+    case closed(ClosedTransition)
     /// A transition broke the order of its template, or fits none.
     case deviation(Deviation)
 }
@@ -200,12 +231,16 @@ struct TransitionTracker {
         handOpen(as: kind, removal: record(kind, from: from, to: to, context: context), context: context)
     }
 
-    /// Leaves the open transition's report for the session, and empties it for the next.
+    /// Leaves the open transition for the session, and empties it for the next.
     private mutating func handOpen(as kind: TransitionKind, removal: NavigationModel.Removal, context: any TransitionContext) {
-        let report = report(open, kind: kind, context: context)
-        let endMicros = open.steps[open.steps.count - 1].micros
+        let first = open.steps[0]
+        let last = open.steps[open.steps.count - 1]
+        let closed = ClosedTransition(
+            kind: kind, declared: open.declared, from: open.side(.outgoing).first, to: open.side(.incoming).first,
+            participants: open.participants, startLine: first.line, endLine: last.line, startTime: open.startTime,
+            startMicros: first.micros, endMicros: last.micros, removal: removal)
         open.reset()
-        news.append(.closed(report, removal: removal, endMicros: endMicros))
+        news.append(.closed(closed))
     }
 
     /// The transition's kind, and the deviation from its template when it broke one.
@@ -364,22 +399,6 @@ struct TransitionTracker {
     private func describe(_ step: TransitionStep, from: Int?, to: Int?, context: any TransitionContext) -> String {
         let controller = step.role == .outgoing ? from : to
         return "\(controller.map(context.name(of:)) ?? (step.role == .outgoing ? "the outgoing controller" : "the incoming controller")) \(step.callback.rawValue)"
-    }
-
-    private func report(_ current: Open, kind: TransitionKind, context: any TransitionContext) -> TransitionReport {
-        let first = current.steps.first!
-        let last = current.steps.last!
-        let outgoing = current.side(.outgoing).first
-        let incoming = current.side(.incoming).first
-        var names: [String] = []
-        names.reserveCapacity(current.participants.count)
-        for participant in current.participants { names.append(context.name(of: participant.controller)) }
-        return TransitionReport(
-            kind: kind, declared: current.declared?.kind, declaredLine: current.declared?.line,
-            from: outgoing.map { context.name(of: $0) }, to: incoming.map { context.name(of: $0) },
-            controllers: names,
-            startLine: first.line, endLine: last.line, startTime: current.startTime,
-            durationMs: milliseconds(from: first.micros, to: last.micros))
     }
 }
 

@@ -20,6 +20,7 @@ final class Recording: RunOutput, @unchecked Sendable {
 
     private let ahead: RenderingAhead
     var wantsLiveItems: Bool { ahead.wantsLiveItems }
+    var readsSessions: Bool { !ahead.countsSessionsOnly }
     /// None: a worker's sessions are numbered later, so it keeps the first events of every session when the run's
     /// timeline reports draw any (`AnalysisOptions.keepTimelineEvents`, handed to the workers).
     var timelineSessions: SessionSelection? { nil }
