@@ -213,7 +213,12 @@ public struct SessionReport: Sendable, Equatable {
     /// Every controller instance of the session, listed or not.
     public var controllerCount: Int { unlistedControllers.reduce(controllers.count) { $0 + $1.instances } }
     /// The SwiftUI views among `controllers` (views are listed with the controllers, kind `.view`).
-    public var viewCount: Int { controllers.reduce(0) { $0 + ($1.kind == .view ? 1 : 0) } }
+    public var viewCount: Int {
+        // Each kind read in place: a closure handed every element would copy it (its names and lists retained).
+        var views = 0
+        for index in controllers.indices where controllers[index].kind == .view { views += 1 }
+        return views
+    }
     public var transitionCount: Int { transitions.count + transitionsNotListed }
     public var findingCount: Int { findings.count + findingsNotListed }
 }
