@@ -108,6 +108,13 @@ import Testing
                             " I  ShopApp[1001:37048] A", " I ShopApp[1001:37048] A", " Df ShopApp[1001:37048] (L) [s:c] A",
                             " Df  [1001:37048] A", " Df  [1001:37048] A", " Df [1001:37048] A"]
         try expectSameInTurn(compactTails.map { time + $0 }, format: .logCompact)
+        // Tails that change on every line long enough for the remembered one to rest, then the like tails above while
+        // it rests and after, and changing ones again: each still reads as alone.
+        let changing = (0..<(HeaderTail.missesBeforeRest + 5)).map { " Df P\($0)[\($0):a\($0)] [s:c] A" }
+        let rested = changing + Array(repeating: compactTails, count: 2 * HeaderTail.restLines / compactTails.count + 1).flatMap { $0 }
+            + changing + compactTails
+        try expectSameInTurn(rested.map { time + $0 }, format: .logCompact)
+        try expectSameInTurn(rested.map { time + $0.replacingOccurrences(of: " Df ", with: " ") }, format: .nslogClassic)
     }
 
     /// Remembered bytes compare equal to exactly the same bytes: every length it keeps, a change at every position,

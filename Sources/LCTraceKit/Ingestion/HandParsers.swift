@@ -189,7 +189,9 @@ enum HandHeader: Sendable {
         let time = start..<s.index
         let l = ClassScanner(line)
         let limit = line.count
-        if let known = tail.match(line, at: s.index) {
+        let triesTail = tail.takesPart()
+        if triesTail, let known = tail.match(line, at: s.index) {
+            tail.matched()
             let message = self == .logCompact ? HandHeader.compactMessage(l, from: known.message.lowerBound, to: limit) : known.message
             return LineHeader(time: time, process: known.process, pid: known.pid, tid: known.tid, message: message)
         }
@@ -236,7 +238,7 @@ enum HandHeader: Sendable {
         if tookSpace { i += 1 }
         // Compact: \] then ' ', not optional.
         if self == .logCompact, !tookSpace { return nil }
-        tail.remember(line, from: tailStart, to: i, process: process, pid: pid, tid: tid, tookSpace: tookSpace)
+        if triesTail { tail.remember(line, from: tailStart, to: i, process: process, pid: pid, tid: tid, tookSpace: tookSpace) }
         let message = self == .logCompact ? HandHeader.compactMessage(l, from: i, to: limit) : i..<limit
         return LineHeader(time: time, process: process, pid: pid, tid: tid, message: message)
     }
@@ -301,12 +303,32 @@ struct RememberedBytes {
 /// The bytes of an NSLog header between its time and its message (` Process[pid:tid] `), as the last header had
 /// them, with the fields read from them. Consecutive lines nearly always come from one process and thread: a line
 /// with the same bytes there has the same fields.
+///
+/// Not in a whole-device log, where every process's lines come in turn and a tail seldom repeats (one line in sixty
+/// in the benchmark's): after `missesBeforeRest` lines in a row unlike the one before, the tail is neither compared
+/// nor remembered for `restLines` lines, which took about 100 instructions a line there for nothing.
 struct HeaderTail {
+    static let missesBeforeRest = 8
+    static let restLines = 64
+    private var misses = 0
+    private var resting = 0
     private var bytes = RememberedBytes()
     /// The fields, counted from the tail's start.
     private var process = 0..<0, pid = 0..<0, tid = 0..<0
     /// Whether the space after `]` was taken: if it was not, the byte after the tail must not be a space either.
     private var tookSpace = false
+
+    /// Whether this line's tail is compared with the remembered one (and remembered when it differs): false while
+    /// resting, counted down a line at a time.
+    @inline(__always)
+    mutating func takesPart() -> Bool {
+        guard resting == 0 else { resting -= 1; return false }
+        return true
+    }
+
+    /// The line's tail was the remembered one.
+    @inline(__always)
+    mutating func matched() { misses = 0 }
 
     /// The fields when the bytes at `start` are the remembered ones (and the message starts where it did).
     @inline(__always)
@@ -321,9 +343,14 @@ struct HeaderTail {
                 tid.lowerBound + start..<tid.upperBound + start, end..<limit)
     }
 
-    /// Remembers `line[start..<end]` and the fields read from it.
+    /// Remembers `line[start..<end]` and the fields read from it: a line whose tail was not the remembered one.
     mutating func remember(_ line: UnsafeRawBufferPointer, from start: Int, to end: Int,
                            process: Range<Int>, pid: Range<Int>, tid: Range<Int>, tookSpace: Bool) {
+        misses += 1
+        if misses >= HeaderTail.missesBeforeRest {
+            misses = 0
+            resting = HeaderTail.restLines
+        }
         guard let base = line.baseAddress else { bytes.forget(); return }
         bytes.remember(base + start, count: end - start)
         self.process = (process.lowerBound - start)..<(process.upperBound - start)
