@@ -118,8 +118,9 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     /// `expected`: the size of the session before it, if any. The sessions of one app are alike, so the lists start
     /// with room for as many, rather than growing (and being copied) from nothing.
     init(index: Int, input: String, firstLine: Int, process: String?, pid: Int?, launchLogged: Bool,
-         keepEvents: Bool, timelineEvents: Bool = false, listsTransitions: Bool = true, policy: FindingPolicy, limits: SessionLimits = SessionLimits(),
-         knowledge: InputKnowledge, names: NameTable, output: any AnalysisOutput, expected: Size = Size()) {
+         keepEvents: Bool, timelineEvents: Bool = false, listsTransitions: Bool = true, policy: FindingPolicy,
+         limits: SessionLimits = SessionLimits(), knowledge: InputKnowledge, names: NameTable, output: any AnalysisOutput,
+         expected: Size = Size()) {
         self.index = index
         self.input = input
         self.startLine = firstLine
@@ -432,12 +433,14 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         if let durationMs { sendDuration(durationMs, .transition, name: transition.kind.rawValue) }
         if let threshold = rules.slowTransitionMs, let durationMs, durationMs > threshold {
             let named = report ?? transition.report(self)
-            let wording = RuleCatalog.slowTransitionWording(kind: named.kind, controllers: named.controllers, durationMs: durationMs, thresholdMs: threshold)
+            let wording = RuleCatalog.slowTransitionWording(kind: named.kind, controllers: named.controllers,
+                                                            durationMs: durationMs, thresholdMs: threshold)
             emit(Deviation(rule: .slowTransition, line: named.endLine, subject: named.to ?? named.from, wording))
         }
         let removal = transition.removal
         if let controller = removal.left, phase(of: controller) != .dead {
-            leaks.arm(LeakWatch.Armed(controller: controller, line: transition.endLine, micros: transition.endMicros, kind: transition.kind))
+            leaks.arm(LeakWatch.Armed(controller: controller, line: transition.endLine, micros: transition.endMicros,
+                                      kind: transition.kind))
         }
         // Taken off without a callback: checked when the session ends, never by the clock.
         for controller in removal.silent where phase(of: controller) != .dead {
