@@ -510,9 +510,12 @@ func generatedLog(bytes: String, seed: Int, format: String, options: [String] = 
         let log = try generatedLog(bytes: "300K", seed: 26, format: "nslog-classic", options: ["--traffic", "plant"])
         final class FindingsOnly: Reporter {
             var findings: [Finding] = []
+            /// The reports it is handed though it reads none (with one job; with two, a worker hands on counts alone).
+            var sessions: [SessionReport] = []
             var summary: RunSummary?
             var readsSessions: Bool { false }
             func finding(_ finding: Finding) { findings.append(finding) }
+            func sessionClosed(_ session: SessionReport) { sessions.append(session) }
             func finish(_ summary: RunSummary) { self.summary = summary }
         }
         for jobs in [1, 2] {
@@ -532,6 +535,9 @@ func generatedLog(bytes: String, seed: Int, format: String, options: [String] = 
             let slow = reading.findings.filter { $0.rule == .slowTransition }
             #expect(slow.count > 10 && slow.allSatisfy { $0.message.contains("Controller") }, "jobs \(jobs): \(slow.count)")
             #expect(reading.sessions.reduce(0) { $0 + $1.transitions.count } == listed.transitions && listed.transitions > 100)
+            // Counted, not listed, where nothing reads them.
+            #expect(findingsOnly.sessions.allSatisfy { $0.transitions.isEmpty }, "jobs \(jobs)")
+            if jobs == 1 { #expect(findingsOnly.sessions.reduce(0) { $0 + $1.transitionsNotListed } == listed.transitions) }
         }
     }
 

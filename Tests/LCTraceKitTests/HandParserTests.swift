@@ -115,6 +115,17 @@ import Testing
             + changing + compactTails
         try expectSameInTurn(rested.map { time + $0 }, format: .logCompact)
         try expectSameInTurn(rested.map { time + $0.replacingOccurrences(of: " Df ", with: " ") }, format: .nslogClassic)
+        // The rest itself: it begins with the `missesBeforeRest`th changing tail in a row and ends `restLines` later.
+        var tail = HeaderTail()
+        func parse(_ text: String) {
+            _ = Array((time + text).utf8).withUnsafeBytes { HandHeader.logCompact.parse($0, from: 0, tail: &tail) }
+        }
+        for text in changing.prefix(HeaderTail.missesBeforeRest - 1) { parse(text) }
+        #expect(!tail.isResting)
+        parse(changing[HeaderTail.missesBeforeRest - 1])
+        #expect(tail.isResting)
+        for _ in 0..<HeaderTail.restLines { parse(compactTails[0]) }
+        #expect(!tail.isResting)
     }
 
     /// Remembered bytes compare equal to exactly the same bytes: every length it keeps, a change at every position,

@@ -81,8 +81,9 @@ struct TransitionTracker {
         /// Declared, at rest, and still missing an outgoing or an incoming controller.
         var waitingForOtherSide = false
 
-        /// A transition is open (the arrays are kept between transitions, emptied, so that none is allocated per
-        /// transition).
+        /// A transition is open. The steps keep their memory between transitions, emptied; the participants go with
+        /// the closed transition (`ClosedTransition`), so the next one makes a new list: one allocation a transition,
+        /// as the report's list of names was before.
         var isOpen = false
 
         init() {

@@ -330,6 +330,9 @@ struct HeaderTail {
     @inline(__always)
     mutating func matched() { misses = 0 }
 
+    /// Whether the tail is resting now.
+    var isResting: Bool { resting > 0 }
+
     /// The fields when the bytes at `start` are the remembered ones (and the message starts where it did).
     @inline(__always)
     func match(_ line: UnsafeRawBufferPointer, at start: Int) -> (process: Range<Int>, pid: Range<Int>, tid: Range<Int>, message: Range<Int>)? {

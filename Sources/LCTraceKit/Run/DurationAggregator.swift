@@ -3,6 +3,8 @@ import Histogram
 /// The row of each name, in the order the names came: found by a hash of the name's bytes (`ByteHash`) in a small
 /// open table, then one comparison of the name. A duration is recorded for every transition and every controller's
 /// first appearance, and the dictionary's hashing of the name (about 400 instructions) was most of what a record cost.
+/// A name that is not ASCII is hashed as Swift hashes it: two spellings of one text (a letter with its accent in one
+/// character or two) are one name, as they are to `==` and were to the dictionary.
 struct NameRows {
     private(set) var names: [String] = []
     /// The row of the name in each slot, -1 in an empty one; at most half the slots are taken.
@@ -43,8 +45,12 @@ struct NameRows {
     }
 
     private static func hash(_ name: String) -> UInt32 {
-        name.utf8.withContiguousStorageIfAvailable { ByteHash.of(UnsafeRawBufferPointer($0)) }
-            ?? Array(name.utf8).withUnsafeBytes { ByteHash.of($0) }
+        let ascii = name.utf8.withContiguousStorageIfAvailable { bytes -> UInt32? in
+            var high: UInt8 = 0
+            for byte in bytes { high |= byte }
+            return high < 0x80 ? ByteHash.of(UnsafeRawBufferPointer(bytes)) : nil
+        }
+        return (ascii ?? nil) ?? UInt32(truncatingIfNeeded: name.hashValue)
     }
 }
 
