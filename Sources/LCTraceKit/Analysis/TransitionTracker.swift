@@ -208,7 +208,8 @@ struct TransitionTracker {
         if open.allAtRest(context) {
             close(context)
         } else {
-            handOpen(as: .incomplete, removal: NavigationModel.Removal(), context: context)
+            handOpen(as: .incomplete, outgoing: open.side(.outgoing).first, incoming: open.side(.incoming).first,
+                     removal: NavigationModel.Removal())
         }
     }
 
@@ -229,15 +230,17 @@ struct TransitionTracker {
             kind = classified.kind
             if let deviation = classified.deviation { news.append(.deviation(deviation)) }
         }
-        handOpen(as: kind, removal: record(kind, from: from, to: to, context: context), context: context)
+        handOpen(as: kind, outgoing: outgoing.first, incoming: incoming.first,
+                 removal: record(kind, from: from, to: to, context: context))
     }
 
-    /// Leaves the open transition for the session, and empties it for the next.
-    private mutating func handOpen(as kind: TransitionKind, removal: NavigationModel.Removal, context: any TransitionContext) {
+    /// Leaves the open transition for the session, and empties it for the next; `outgoing` and `incoming` are the
+    /// first controller of each side.
+    private mutating func handOpen(as kind: TransitionKind, outgoing: Int?, incoming: Int?, removal: NavigationModel.Removal) {
         let first = open.steps[0]
         let last = open.steps[open.steps.count - 1]
         let closed = ClosedTransition(
-            kind: kind, declared: open.declared, from: open.side(.outgoing).first, to: open.side(.incoming).first,
+            kind: kind, declared: open.declared, from: outgoing, to: incoming,
             participants: open.participants, startLine: first.line, endLine: last.line, startTime: open.startTime,
             startMicros: first.micros, endMicros: last.micros, removal: removal)
         open.reset()

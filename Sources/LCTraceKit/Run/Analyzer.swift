@@ -270,7 +270,7 @@ public final class Analyzer: AnalysisOutput {
         wantsLiveItems: target.wantsLiveItems, items: reports.itemFormatter,
         // A run that learns its model reads each session's report when it is replayed: none is rendered ahead.
         sessions: modelRecorder == nil ? reports.sessionFormatter : nil,
-        countsSessionsOnly: modelRecorder == nil && !reports.readsSessions)
+        countsSessionsOnly: !readsSessionReports)
 
     func finding(_ finding: Finding) {
         summary.findings[finding.severity] += 1
