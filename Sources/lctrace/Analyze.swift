@@ -4,6 +4,7 @@ import LCTraceKit
 /// The default command: the human report (or any other, with --reporter).
 struct Analyze: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "analyze",
         abstract: "Analyse lifecycle logs and print the report (the default command).")
 
     @OptionGroup var input: InputOptions

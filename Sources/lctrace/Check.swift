@@ -5,6 +5,7 @@ import LCTraceKit
 /// --reporter), a one-line summary on stderr, and an exit status that fails the build.
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "check",
         abstract: "Check lifecycle logs in CI: print the findings and fail when one reaches --fail-on.",
         discussion: """
             Prints each error and warning as `input:line: severity: [rule] message`, which Xcode, editors and CI \

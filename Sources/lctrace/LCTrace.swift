@@ -39,7 +39,7 @@ struct LCTrace: ParsableCommand {
             fail(mistyped)
         }
         do {
-            var command = try parseAsRoot(arguments)
+            var command = try parseCommand(arguments)
             try command.run()
         } catch let code as ExitCode {
             exitProcess(code.rawValue)
@@ -52,6 +52,32 @@ struct LCTrace: ParsableCommand {
             // One line: what is wrong, without the usage text (`--help` has it) or a long argument echoed back.
             fail(oneLine(message(for: error)))
         }
+    }
+}
+
+extension LCTrace {
+    /// Parses the command line. The command it runs parses it alone first: the one named first (`lctrace check
+    /// app.log`), or the default command when none is named. Parsing through the whole tree gives the same command but
+    /// reflects over the default command's options several times whatever the command, which was a third of the
+    /// start-up. Whatever the command alone does not take (`help`, `--help`, `--version`, a mistake) is parsed again
+    /// through the whole tree, which answers it as it always has: help, a version or the error of the whole tree.
+    static func parseCommand(_ arguments: [String]) throws -> ParsableCommand {
+        // A request for help parses as a help command of its own, which would name the command alone as the root.
+        if let (command, rest) = directCommand(arguments), let parsed = try? command.parseAsRoot(rest),
+           type(of: parsed) == command {
+            return parsed
+        }
+        return try parseAsRoot(arguments)
+    }
+
+    /// The command to parse `arguments` alone, and the arguments it takes; nil for `lctrace help …`.
+    static func directCommand(_ arguments: [String]) -> (ParsableCommand.Type, [String])? {
+        guard let first = arguments.first else { return (Analyze.self, arguments) }
+        if first == "help" { return nil }
+        if let named = configuration.subcommands.first(where: { $0._commandName == first }) {
+            return (named, Array(arguments.dropFirst()))
+        }
+        return (Analyze.self, arguments)
     }
 }
 

@@ -4,6 +4,7 @@ import LCTraceKit
 /// `lctrace learn`: the model of good runs, to hold later runs against (`--against`).
 struct Learn: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "learn",
         abstract: "Learn a model of good runs (their transitions, controllers and timings) to hold later runs against.",
         discussion: """
             Each input is one run. The model counts the transitions between controller classes (kind, from class, to \

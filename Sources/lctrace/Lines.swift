@@ -3,6 +3,7 @@ import LCTraceKit
 
 struct Lines: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "lines",
         abstract: "Show how each line was read: its disposition, header fields, and the controller and callback, or why none.",
         discussion: """
             Every line is one of: lifecycle (a controller, app or scene callback, or a navigation call), notice (a \

@@ -8,6 +8,7 @@ enum CatalogFormat: String, ExpressibleByArgument, CaseIterable {
 
 struct Rules: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "rules",
         abstract: "List the rules lctrace checks, with their severity in this run.")
 
     @Option(name: .long, help: "Output format: text or json.")
@@ -28,6 +29,7 @@ struct Rules: ParsableCommand {
 
 struct Explain: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "explain",
         abstract: "Explain one rule: what it checks, an example log, what UIKit does and why.")
 
     @Argument(help: ArgumentHelp("A rule id, as `lctrace rules` lists them.", valueName: "rule"),

@@ -387,6 +387,26 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
         #expect(LCTraceVersion.current.wholeMatch(of: /[0-9]+\.[0-9]+\.[0-9]+/) != nil)
     }
 
+    /// A command parses its arguments alone when it can (a faster start); its help is still the whole tool's.
+    @Test func helpNamesTheToolWhateverAsksForIt() throws {
+        let root = try lctrace(["--help"])
+        #expect(root.status == 0)
+        #expect(root.stdout.hasPrefix("OVERVIEW: Reads iOS app lifecycle logs"))
+        #expect(root.stdout.contains("USAGE: lctrace <subcommand>"))
+        #expect(try lctrace(["-h"]).stdout == root.stdout)
+        for command in ["analyze", "check", "learn", "lines", "rules", "explain"] {
+            let help = try lctrace([command, "--help"])
+            #expect(help.status == 0, "\(command) --help")
+            #expect(help.stdout.contains("USAGE: lctrace \(command)"), "\(command) --help: \(help.stdout.prefix(300))")
+            #expect(try lctrace([command, "-h"]).stdout == help.stdout, "\(command) -h")
+            #expect(try lctrace(["help", command]).stdout == help.stdout, "help \(command)")
+        }
+        // An option a command does not take is the whole tree's error, naming the tool.
+        let unknown = try lctrace(["check", "--no-such-option"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.hasPrefix("lctrace: Unknown option '--no-such-option'"), "\(unknown.stderr)")
+    }
+
     @Test func aMistypedCommandIsNotReadAsAFile() throws {
         let run = try lctrace(["explian", "did-appear-twice"])
         #expect(run.status == 2)
