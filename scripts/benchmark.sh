@@ -70,8 +70,11 @@ DATA=bench-data
 mkdir -p "$DATA"
 
 scripts/install-deps.sh >/dev/null
-swift build -c release --product lctrace >&2
-swift build -c release --product lctrace-loggen >&2
+# The release build `make build` makes: on Linux with the Swift runtime linked in, as installed.
+RELEASE_FLAGS=()
+[ "$(uname -s)" = Linux ] && RELEASE_FLAGS=(--static-swift-stdlib)
+swift build -c release ${RELEASE_FLAGS[@]+"${RELEASE_FLAGS[@]}"} --product lctrace >&2
+swift build -c release ${RELEASE_FLAGS[@]+"${RELEASE_FLAGS[@]}"} --product lctrace-loggen >&2
 LCTRACE=.build/release/lctrace
 LOGGEN=.build/release/lctrace-loggen
 
