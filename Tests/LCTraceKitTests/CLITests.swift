@@ -503,9 +503,10 @@ func generatedLog(bytes: String, seed: Int, format: String, options: [String] = 
         #expect(try runSummary(jobs: 2) == sequential)
     }
 
-    /// A run whose reporters read only findings and counts does not list the sessions' transitions, and names a
-    /// transition only for a finding: its findings (slow transitions named by their controllers among them) and every
-    /// count of its summary are those of a run whose reporter reads the sessions, which lists them.
+    /// A run whose reporters read only findings and counts does not list the sessions' transitions or keep their
+    /// controllers' appearances, measures no durations, and names a transition only for a finding: its findings (slow
+    /// transitions named by their controllers among them) and every count of its summary are those of a run whose
+    /// reporter reads the sessions, which lists them and has the durations' percentiles.
     @Test func transitionsUnlistedWhenNoReporterReadsSessionsChangeNoFindingOrCount() throws {
         let log = try generatedLog(bytes: "300K", seed: 26, format: "nslog-classic", options: ["--traffic", "plant"])
         final class FindingsOnly: Reporter {
@@ -530,14 +531,23 @@ func generatedLog(bytes: String, seed: Int, format: String, options: [String] = 
             let findingsOnly = FindingsOnly()
             let counting = try Analyzer(options: options, reporter: findingsOnly)
             try counting.analyze([.file(log)], jobs: jobs)
-            #expect(counting.finish() == listed, "jobs \(jobs)")
+            var counted = counting.finish()
+            #expect(counted.loadToAppearByClass.isEmpty && counted.transitionDurations.isEmpty, "jobs \(jobs)")
+            #expect(!listed.loadToAppearByClass.isEmpty && !listed.transitionDurations.isEmpty, "jobs \(jobs)")
+            counted.loadToAppearByClass = listed.loadToAppearByClass
+            counted.transitionDurations = listed.transitionDurations
+            #expect(counted == listed, "jobs \(jobs)")
             #expect(findingsOnly.findings == reading.findings, "jobs \(jobs)")
             let slow = reading.findings.filter { $0.rule == .slowTransition }
             #expect(slow.count > 10 && slow.allSatisfy { $0.message.contains("Controller") }, "jobs \(jobs): \(slow.count)")
             #expect(reading.sessions.reduce(0) { $0 + $1.transitions.count } == listed.transitions && listed.transitions > 100)
             // Counted, not listed, where nothing reads them.
             #expect(findingsOnly.sessions.allSatisfy { $0.transitions.isEmpty }, "jobs \(jobs)")
-            if jobs == 1 { #expect(findingsOnly.sessions.reduce(0) { $0 + $1.transitionsNotListed } == listed.transitions) }
+            if jobs == 1 {
+                #expect(findingsOnly.sessions.reduce(0) { $0 + $1.transitionsNotListed } == listed.transitions)
+                #expect(findingsOnly.sessions.allSatisfy { $0.controllers.allSatisfy(\.appearances.isEmpty) })
+            }
+            #expect(reading.sessions.contains { $0.controllers.contains { !$0.appearances.isEmpty } }, "jobs \(jobs)")
         }
     }
 

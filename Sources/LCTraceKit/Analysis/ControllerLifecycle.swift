@@ -284,7 +284,8 @@ struct ControllerLifecycle {
             break
         }
         if callback == .viewDidAppear, phase == .visible {
-            if report.loadToFirstAppearMs == nil, report.appearances.isEmpty {
+            // The first appearance, listed or not (none is listed when nothing reads the report's appearances).
+            if report.loadToFirstAppearMs == nil, report.appearances.isEmpty, report.appearancesNotListed == 0 {
                 report.loadToFirstAppearMs = milliseconds(from: loadMicros, to: micros)
             }
             if report.appearances.count < listedAppearances {

@@ -162,7 +162,7 @@ final class InputSessions: EventReceiver {
         let session = SessionAnalyzer(index: index, input: name, firstLine: line, process: process, pid: pid,
                                       launchLogged: callback == .main || launchFollows, keepEvents: settings.keepEvents,
                                       timelineEvents: settings.keepsTimelineEvents(ofSession: index),
-                                      listsTransitions: settings.listsTransitions, policy: settings.policy,
+                                      reportIsRead: settings.reportsAreRead, policy: settings.policy,
                                       limits: settings.limits, knowledge: knowledge, names: names, output: output,
                                       expected: expected)
         open.append(OpenSession(analyzer: session))
@@ -217,8 +217,9 @@ struct SessionSettings {
     /// nil, all (a worker's, numbered later).
     var keepTimelineEvents: Bool
     var timelineSessions: SessionSelection?
-    /// Whether the sessions' reports list their transitions: not when only their counts are read.
-    var listsTransitions = true
+    /// Whether anything reads the sessions' reports and the run's durations beyond the sessions' counts: when nothing
+    /// does, a session lists no transitions and keeps no appearances, and no duration is measured.
+    var reportsAreRead = true
     var policy: FindingPolicy
     var limits: SessionLimits
 

@@ -25,9 +25,9 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     private let streamsLiveItems: Bool
     /// Event records are built when the report keeps them or the output streams them.
     private let recordsEvents: Bool
-    /// Whether the report lists the session's transitions (up to `SessionLimits.listedTransitions`): not when nothing
-    /// reads the session's report but its counts, where each is only counted.
-    private let listsTransitions: Bool
+    /// Whether anything reads the session's report (and the run's durations) beyond its counts. When nothing does,
+    /// its transitions are counted, not listed, and no duration is measured for the run's percentiles.
+    private let reportIsRead: Bool
     /// The line of the first event past the ones the timeline reports draw, once there is one.
     @exclusivity(unchecked) private var timelineCut: Int?
 
@@ -118,7 +118,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     /// `expected`: the size of the session before it, if any. The sessions of one app are alike, so the lists start
     /// with room for as many, rather than growing (and being copied) from nothing.
     init(index: Int, input: String, firstLine: Int, process: String?, pid: Int?, launchLogged: Bool,
-         keepEvents: Bool, timelineEvents: Bool = false, listsTransitions: Bool = true, policy: FindingPolicy,
+         keepEvents: Bool, timelineEvents: Bool = false, reportIsRead: Bool = true, policy: FindingPolicy,
          limits: SessionLimits = SessionLimits(), knowledge: InputKnowledge, names: NameTable, output: any AnalysisOutput,
          expected: Size = Size()) {
         self.index = index
@@ -136,7 +136,9 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         self.output = output
         self.streamsLiveItems = output.wantsLiveItems
         self.recordsEvents = eventsKept > 0 || streamsLiveItems
-        self.listsTransitions = listsTransitions
+        self.reportIsRead = reportIsRead
+        // What names a closed transition's controllers: see `transitionClosed`.
+        transitions.namesParticipants = reportIsRead || streamsLiveItems || rules.slowTransitionMs != nil
         self.activity = ActivityTracker(launchLogged: launchLogged)
         self.instances = InstanceRegistry(expected: expected.controllers, limits: limits)
         self.leaks = LeakWatch(timeoutSeconds: rules.leakTimeoutSeconds)
@@ -327,7 +329,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     private func take(_ event: borrowing Event, by instance: Int) {
         let callback = event.callback
         // The run's percentiles take a controller's load time when it is measured: the report may not list it.
-        let measuresLoad = callback == .viewDidAppear && instances.reports[instance].loadToFirstAppearMs == nil
+        let measuresLoad = reportIsRead && callback == .viewDidAppear && instances.reports[instance].loadToFirstAppearMs == nil
         let violation = instances.take(callback, by: instance, line: event.line, micros: eventMicros)
         if measuresLoad, let ms = instances.reports[instance].loadToFirstAppearMs {
             sendDuration(ms, .loadToFirstAppear, name: instances.reports[instance].className)
@@ -424,13 +426,13 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     }
 
     /// Acts on a transition that closed. It is named only where a name is read: when the report lists it (see
-    /// `listsTransitions`), output streams it, or a finding names its controllers.
+    /// `reportIsRead`), output streams it, or a finding names its controllers.
     private func transitionClosed(_ transition: consuming ClosedTransition) {
-        let listed = listsTransitions && transitionReports.count < limits.listedTransitions
+        let listed = reportIsRead && transitionReports.count < limits.listedTransitions
         let report = listed || streamsLiveItems ? transition.report(self) : nil
         if streamsLiveItems, let report { send(.transition(report)) }
         let durationMs = transition.durationMs
-        if let durationMs { sendDuration(durationMs, .transition, name: transition.kind.rawValue) }
+        if reportIsRead, let durationMs { sendDuration(durationMs, .transition, name: transition.kind.rawValue) }
         if let threshold = rules.slowTransitionMs, let durationMs, durationMs > threshold {
             let named = report ?? transition.report(self)
             let wording = RuleCatalog.slowTransitionWording(kind: named.kind, controllers: named.controllers,

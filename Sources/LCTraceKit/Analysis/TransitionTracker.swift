@@ -28,7 +28,8 @@ struct ClosedTransition {
     /// The first outgoing and the first incoming controller, when there is one.
     var from: Int?
     var to: Int?
-    /// Every controller that took part, in order of its first callback, with its role.
+    /// Every controller that took part, in order of its first callback, with its role; empty when the tracker was
+    /// told nothing names them (`TransitionTracker.namesParticipants`).
     var participants: [(controller: Int, role: TransitionRole)]
     var startLine: Int
     var endLine: Int
@@ -42,6 +43,7 @@ struct ClosedTransition {
 
     /// The transition with its controllers named.
     func report(_ context: any TransitionContext) -> TransitionReport {
+        assert(!participants.isEmpty, "a transition named by a tracker that was told its participants are not named")
         var names: [String] = []
         names.reserveCapacity(participants.count)
         for participant in participants { names.append(context.name(of: participant.controller)) }
@@ -81,9 +83,9 @@ struct TransitionTracker {
         /// Declared, at rest, and still missing an outgoing or an incoming controller.
         var waitingForOtherSide = false
 
-        /// A transition is open. The steps keep their memory between transitions, emptied; the participants go with
-        /// the closed transition (`ClosedTransition`), so the next one makes a new list: one allocation a transition,
-        /// as the report's list of names was before.
+        /// A transition is open. The steps keep their memory between transitions, emptied; so do the participants,
+        /// unless they go with the closed transition (`ClosedTransition`) to be named: the next one then makes a new
+        /// list, one allocation a transition.
         var isOpen = false
 
         init() {
@@ -130,6 +132,9 @@ struct TransitionTracker {
     }
 
     private var open = Open()
+    /// Whether a closed transition takes its participants with it: only when something names them (a listed or
+    /// streamed transition, a slow-transition finding). A run that only counts transitions makes no list for each.
+    var namesParticipants = true
     private var pendingIntent: (kind: TransitionKind, line: Int)?
     /// The stacks as far as the log shows them, changed by each transition that closes.
     private var navigation = NavigationModel()
@@ -241,7 +246,7 @@ struct TransitionTracker {
         let last = open.steps[open.steps.count - 1]
         let closed = ClosedTransition(
             kind: kind, declared: open.declared, from: outgoing, to: incoming,
-            participants: open.participants, startLine: first.line, endLine: last.line, startTime: open.startTime,
+            participants: namesParticipants ? open.participants : [], startLine: first.line, endLine: last.line, startTime: open.startTime,
             startMicros: first.micros, endMicros: last.micros, removal: removal)
         open.reset()
         news.append(.closed(closed))

@@ -17,8 +17,9 @@ public protocol Reporter: AnyObject {
     func sessionClosed(_ session: SessionReport)
     /// An input was read to its end.
     func inputEnded(_ summary: InputSummary)
-    /// Whether it reads the session reports handed to `sessionClosed`: when no reporter of a run does, a parallel
-    /// run's workers hand on only what the summary counts of each session, and free the reports where they were made.
+    /// Whether it reads the session reports handed to `sessionClosed`, or the run's durations (`RunSummary`'s
+    /// percentiles): when no reporter of a run does, the sessions list no transitions and keep no appearances, no
+    /// duration is measured, and a parallel run's workers hand on only what the summary counts of each session.
     var readsSessions: Bool { get }
 }
 

@@ -152,9 +152,12 @@ public final class Analyzer: AnalysisOutput {
 
     private func analyzeLines(of input: LineInput, name: String, firstLine: Int, knowledge: InputKnowledge,
                               endingOnFailure: Bool = false) throws -> InputSummary {
+        // What nothing reads is not kept: the sessions' transitions, their controllers' appearances, the durations.
+        var limits = options.sessionLimits
+        if !readsSessionReports { limits.appearancesPerController = 0 }
         let settings = SessionSettings(keepEvents: options.keepEvents, keepTimelineEvents: options.keepTimelineEvents,
-                                       timelineSessions: timelineSessions, listsTransitions: readsSessionReports, policy: policy,
-                                       limits: options.sessionLimits)
+                                       timelineSessions: timelineSessions, reportsAreRead: readsSessionReports, policy: policy,
+                                       limits: limits)
         let sessions = InputSessions(name: name, names: messageParser.names, knowledge: knowledge, settings: settings,
                                      sessionsBefore: self.summary.sessions, output: self)
         var forcedFormat: String?
@@ -262,8 +265,8 @@ public final class Analyzer: AnalysisOutput {
     // MARK: AnalysisOutput
 
     var wantsLiveItems: Bool { target.wantsLiveItems }
-    /// Whether anything reads the sessions' reports beyond their counts: a reporter, the baseline being written, or
-    /// the model being learned.
+    /// Whether anything reads the sessions' reports, and the run's durations, beyond their counts: a reporter, the
+    /// baseline being written, or the model being learned.
     private var readsSessionReports: Bool { modelRecorder != nil || target.readsSessions }
     /// For the workers of a parallel run: made once per run, so that their texts are shared through its pool.
     private(set) lazy var renderingAhead = RenderingAhead(
