@@ -33,14 +33,18 @@ cd "$(dirname "$0")/.."
 
 TIME=/usr/bin/time
 GREP="grep"
+DATE="date"
 if [ "$(uname -s)" = Darwin ]; then
     if command -v gtime >/dev/null 2>&1; then TIME=gtime; fi
     if command -v ggrep >/dev/null 2>&1; then GREP=ggrep; fi
+    if command -v gdate >/dev/null 2>&1; then DATE=gdate; fi
 fi
 lacking=()
 [ "${BASH_VERSINFO[0]}" -ge 4 ] || lacking+=("bash 4 or later (this is $BASH_VERSION, $BASH)")
 "$TIME" -f '%e %M' -o /dev/null true >/dev/null 2>&1 || lacking+=("GNU time ($TIME -f FORMAT -o FILE)")
 printf 'a b\n' | "$GREP" -cP '\w \w' >/dev/null 2>&1 || lacking+=("GNU grep with Perl regular expressions ($GREP -P)")
+[ -n "${EPOCHREALTIME:-}" ] || [[ "$("$DATE" +%6N 2>/dev/null)" =~ ^[0-9]{6}$ ]] \
+    || lacking+=("bash 5, or GNU date ($DATE +%N), for a clock finer than GNU time's 10 ms")
 if [ "${#lacking[@]}" -gt 0 ]; then
     echo "benchmark.sh: missing what it needs:" >&2
     printf '  - %s\n' "${lacking[@]}" >&2
@@ -110,23 +114,25 @@ endless_many="$DATA/endless-400k-instances.log"
     print a " viewDidLoad()"; print a " viewWillAppear(_:)"; print a " viewDidAppear(_:)"; print a " viewWillDisappear(_:)"
     print a " viewDidDisappear(_:)"; print a " deinit" } }' > "$endless_many"
 
-# Runs a command RUNS times (interleaved with the others by the caller); prints "seconds max_rss_kib".
-# The wall clock to the microsecond: GNU time's %e counts in 10 ms steps, an eighth of the device log's grep run and a
+# The wall clock in microseconds: GNU time's %e counts in 10 ms steps, an eighth of the device log's grep run and a
 # thirtieth of the 100 MiB JSON report's, which moved those ratios by a tenth from one run to the next. Bash 5 has it
-# built in; an older bash asks GNU date.
+# built in (its decimal point is the locale's: only the digits are kept); an older bash asks GNU date. The span
+# timed includes GNU time's own start, about a millisecond, alike for every command.
 if [ -n "${EPOCHREALTIME:-}" ]; then
-    clock() { REPLY=$EPOCHREALTIME; }
+    clock() { REPLY=${EPOCHREALTIME//[!0-9]/}; }
 else
-    clock() { REPLY=$(date +%s.%N); }
+    clock() { REPLY=$("$DATE" +%s%6N); }
 fi
-# Prints "seconds peak-RSS-KiB" for one run of the command, its output kept in $DATA/out.tmp.
+# Runs the command once (the caller interleaves the commands), its output kept in $DATA/out.tmp; prints "seconds
+# peak-RSS-KiB". GNU time says "Command exited with non-zero status" on a line before its figure when the command
+# fails: the figure is the last line.
 measure() {
     local start
     clock
     start=$REPLY
     "$TIME" -f "%M" -o "$DATA/time.tmp" "$@" > "$DATA/out.tmp"
     clock
-    awk -v start="$start" -v end="$REPLY" -v d="$RSS_DIVISOR" '{ printf "%.4f %d\n", end - start, $1 / d }' "$DATA/time.tmp"
+    awk -v start="$start" -v end="$REPLY" -v d="$RSS_DIVISOR" '{ rss = $1 } END { printf "%.4f %d\n", (end - start) / 1e6, rss / d }' "$DATA/time.tmp"
 }
 
 median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }

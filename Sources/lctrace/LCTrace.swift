@@ -74,7 +74,7 @@ extension LCTrace {
     static func directCommand(_ arguments: [String]) -> (ParsableCommand.Type, [String])? {
         guard let first = arguments.first else { return (Analyze.self, arguments) }
         if first == "help" { return nil }
-        if let named = configuration.subcommands.first(where: { $0._commandName == first }) {
+        if let named = configuration.subcommands.first(where: { $0._commandName == first || $0.configuration.aliases.contains(first) }) {
             return (named, Array(arguments.dropFirst()))
         }
         return (Analyze.self, arguments)

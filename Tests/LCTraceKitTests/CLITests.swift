@@ -546,9 +546,43 @@ func generatedLog(bytes: String, seed: Int, format: String, options: [String] = 
             if jobs == 1 {
                 #expect(findingsOnly.sessions.reduce(0) { $0 + $1.transitionsNotListed } == listed.transitions)
                 #expect(findingsOnly.sessions.allSatisfy { $0.controllers.allSatisfy(\.appearances.isEmpty) })
+                // Every appearance counted all the same, and each controller's load time taken at its first.
+                let counts = { (sessions: [SessionReport]) in
+                    sessions.flatMap(\.controllers).map { $0.appearances.count + $0.appearancesNotListed }
+                }
+                #expect(counts(findingsOnly.sessions) == counts(reading.sessions))
+                #expect(findingsOnly.sessions.flatMap(\.controllers).map(\.loadToFirstAppearMs)
+                            == reading.sessions.flatMap(\.controllers).map(\.loadToFirstAppearMs))
+                #expect(reading.sessions.flatMap(\.controllers).contains { $0.loadToFirstAppearMs != nil })
             }
             #expect(reading.sessions.contains { $0.controllers.contains { !$0.appearances.isEmpty } }, "jobs \(jobs)")
         }
+    }
+
+    /// A controller's load time is taken at its first appearance whether or not the appearances are listed: here the
+    /// first appearance has no time (its lines have no header), so there is none, also after a later, timed one.
+    @Test func loadTimeIsTakenAtTheFirstAppearanceWhetherOrNotAppearancesAreListed() throws {
+        let lines = ["2024-02-09 08:14:39.000 App[1:1] main()", "2024-02-09 08:14:39.100 App[1:1] A >>>> viewDidLoad",
+                     "A >>>> viewWillAppear:", "A >>>> viewDidAppear:",
+                     "2024-02-09 08:14:39.400 App[1:1] A >>>> viewWillDisappear:", "2024-02-09 08:14:39.500 App[1:1] A >>>> viewDidDisappear:",
+                     "2024-02-09 08:14:39.600 App[1:1] A >>>> viewWillAppear:", "2024-02-09 08:14:39.700 App[1:1] A >>>> viewDidAppear:"]
+        let log = try Fixtures.temporaryFile(lines.joined(separator: "\n") + "\n")
+        final class FindingsOnly: Reporter {
+            var sessions: [SessionReport] = []
+            var readsSessions: Bool { false }
+            func finding(_ finding: Finding) {}
+            func sessionClosed(_ session: SessionReport) { sessions.append(session) }
+            func finish(_ summary: RunSummary) {}
+        }
+        let reading = RecordingSink()
+        try Analyzer(options: AnalysisOptions(), reporter: reading).analyze([.file(log)], jobs: 1)
+        let findingsOnly = FindingsOnly()
+        try Analyzer(options: AnalysisOptions(), reporter: findingsOnly).analyze([.file(log)], jobs: 1)
+        let read = try #require(reading.sessions.first?.controllers.first)
+        let counted = try #require(findingsOnly.sessions.first?.controllers.first)
+        #expect(read.appearances.count == 2 && counted.appearances.isEmpty && counted.appearancesNotListed == 2)
+        #expect(read.loadToFirstAppearMs == nil)
+        #expect(counted.loadToFirstAppearMs == nil)
     }
 
     /// A whole-device log read with `--process`: cut into sections only at the kept app's `main()` lines, so that

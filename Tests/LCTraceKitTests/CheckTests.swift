@@ -401,7 +401,7 @@ private func ciLog(shift: Int = 0, extraErrors: Int = 0) -> String {
             #expect(try lctrace([command, "-h"]).stdout == help.stdout, "\(command) -h")
             #expect(try lctrace(["help", command]).stdout == help.stdout, "help \(command)")
         }
-        // An option a command does not take is the whole tree's error, naming the tool.
+        // An option a command does not take: an error naming the option, status 2 (the same from either parse).
         let unknown = try lctrace(["check", "--no-such-option"])
         #expect(unknown.status == 2)
         #expect(unknown.stderr.hasPrefix("lctrace: Unknown option '--no-such-option'"), "\(unknown.stderr)")

@@ -130,6 +130,9 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         self.eventsKept = keepEvents ? Int.max : timelineEvents ? limits.timelineEvents : 0
         self.rules = policy.rules
         self.policy = policy
+        // What nothing reads is not kept: the controllers' appearances (and below, the transitions' participants).
+        var limits = limits
+        if !reportIsRead { limits.appearancesPerController = 0 }
         self.limits = limits
         self.knowledge = knowledge
         self.names = names
@@ -507,7 +510,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
 
     /// Sends output of the reading in play, or holds it while there are other readings (in every reading, when the
     /// part of the event every reading shares made it).
-    /// `send(.duration(…))`, without making the held value when nothing is held (a duration per transition).
+    /// `send(.duration(…))`, without making the held value when nothing is held: a duration per transition.
     @inline(__always)
     private func sendDuration(_ ms: Double, _ kind: DurationKind, name: String) {
         guard holding else { return output.duration(ms, of: kind, name: name) }
@@ -529,6 +532,8 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         send(.transition(transition))
     }
 
+    /// Hands `item` to the output, or, while readings are held, holds it with the reading in play (and with every
+    /// reading, in a part they share) until one is chosen.
     private func send(_ item: HeldOutput) {
         guard holding else { return deliver(item) }
         held.append(item)

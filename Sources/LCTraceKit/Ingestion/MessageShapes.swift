@@ -220,8 +220,8 @@ final class LooseMessageReader {
             while end < words.endIndex, words[end][depth] == words[start][depth] { end += 1 }
             return end
         }
-        let branches = groupEnd(from: words.startIndex) < words.endIndex
-        if branches { pattern += "(?:".utf8 }
+        let hasSeveralBranches = groupEnd(from: words.startIndex) < words.endIndex
+        if hasSeveralBranches { pattern += "(?:".utf8 }
         var start = words.startIndex
         while start < words.endIndex {
             let end = groupEnd(from: start)
@@ -237,7 +237,7 @@ final class LooseMessageReader {
             }
             start = end
         }
-        if branches { pattern.append(UInt8(ascii: ")")) }
+        if hasSeveralBranches { pattern.append(UInt8(ascii: ")")) }
     }
 
     /// A 256-bit filter of the base-name prefixes, by `prefixHash`: a place whose bit is clear starts no base name.

@@ -59,7 +59,8 @@ public struct ControllerReport: Sendable, Equatable {
     public var events: [EventRecord]
     /// viewDidLoad → first viewDidAppear.
     public var loadToFirstAppearMs: Double?
-    /// The first `SessionLimits.appearancesPerController` of its appearances.
+    /// The first `SessionLimits.appearancesPerController` of its appearances; none when nothing reads the sessions'
+    /// reports (`Reporter.readsSessions`), which then counts them all in `appearancesNotListed`.
     public var appearances: [AppearanceSpan]
     public var finalPhase: ControllerPhase
     /// Appearances after the ones listed, counted only.
@@ -365,7 +366,8 @@ public struct RunSummary: Sendable, Equatable {
     public var views = 0
     public var transitions = 0
     public var findings = SeverityCounts()
-    /// viewDidLoad → first viewDidAppear per controller class, and durations per transition kind.
+    /// viewDidLoad → first viewDidAppear per controller class, and durations per transition kind; empty when nothing
+    /// reads them (`Reporter.readsSessions`).
     public var loadToAppearByClass: [DurationStats] = []
     public var transitionDurations: [DurationStats] = []
     /// The configuration file the run used, if any.

@@ -18,8 +18,9 @@ public protocol Reporter: AnyObject {
     /// An input was read to its end.
     func inputEnded(_ summary: InputSummary)
     /// Whether it reads the session reports handed to `sessionClosed`, or the run's durations (`RunSummary`'s
-    /// percentiles): when no reporter of a run does, the sessions list no transitions and keep no appearances, no
-    /// duration is measured, and a parallel run's workers hand on only what the summary counts of each session.
+    /// percentiles). When no reporter of a run does (and no baseline is written, no model learned), the sessions list
+    /// no transitions and keep no appearances, no duration is measured, and a parallel run's workers hand on only
+    /// what the summary counts of each session.
     var readsSessions: Bool { get }
 }
 

@@ -152,12 +152,9 @@ public final class Analyzer: AnalysisOutput {
 
     private func analyzeLines(of input: LineInput, name: String, firstLine: Int, knowledge: InputKnowledge,
                               endingOnFailure: Bool = false) throws -> InputSummary {
-        // What nothing reads is not kept: the sessions' transitions, their controllers' appearances, the durations.
-        var limits = options.sessionLimits
-        if !readsSessionReports { limits.appearancesPerController = 0 }
         let settings = SessionSettings(keepEvents: options.keepEvents, keepTimelineEvents: options.keepTimelineEvents,
                                        timelineSessions: timelineSessions, reportsAreRead: readsSessionReports, policy: policy,
-                                       limits: limits)
+                                       limits: options.sessionLimits)
         let sessions = InputSessions(name: name, names: messageParser.names, knowledge: knowledge, settings: settings,
                                      sessionsBefore: self.summary.sessions, output: self)
         var forcedFormat: String?

@@ -5,7 +5,8 @@ protocol RunOutput: AnyObject {
     var wantsLiveItems: Bool { get }
     /// The sessions whose first events the timeline reports draw; nil when none draws events.
     var timelineSessions: SessionSelection? { get }
-    /// Whether anything reads the sessions' reports beyond their counts (a reporter, or the baseline being written).
+    /// Whether anything reads the sessions' reports, or the run's durations, beyond the sessions' counts (a reporter,
+    /// or the baseline being written).
     var readsSessions: Bool { get }
     func inputBegan(_ name: String)
     func finding(_ finding: Finding)
