@@ -332,7 +332,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     private func take(_ event: borrowing Event, by instance: Int) {
         let callback = event.callback
         // The run's percentiles take a controller's load time when it is measured: the report may not list it.
-        let measuresLoad = reportIsRead && callback == .viewDidAppear && instances.reports[instance].loadToFirstAppearMs == nil
+        let measuresLoad = callback == .viewDidAppear && instances.reports[instance].loadToFirstAppearMs == nil
         let violation = instances.take(callback, by: instance, line: event.line, micros: eventMicros)
         if measuresLoad, let ms = instances.reports[instance].loadToFirstAppearMs {
             sendDuration(ms, .loadToFirstAppear, name: instances.reports[instance].className)
@@ -435,7 +435,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         let report = listed || streamsLiveItems ? transition.report(self) : nil
         if streamsLiveItems, let report { sendTransition(report) }
         let durationMs = transition.durationMs
-        if reportIsRead, let durationMs { sendDuration(durationMs, .transition, name: transition.kind.rawValue) }
+        if let durationMs { sendDuration(durationMs, .transition, name: transition.kind.rawValue) }
         if let threshold = rules.slowTransitionMs, let durationMs, durationMs > threshold {
             let named = report ?? transition.report(self)
             let wording = RuleCatalog.slowTransitionWording(kind: named.kind, controllers: named.controllers,
@@ -508,11 +508,11 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         if holding { held.append(.finding(finding, listedAt: listedAt)) } else { output.finding(finding) }
     }
 
-    /// Sends output of the reading in play, or holds it while there are other readings (in every reading, when the
-    /// part of the event every reading shares made it).
-    /// `send(.duration(…))`, without making the held value when nothing is held: a duration per transition.
+    /// `send(.duration(…))`, without making the held value when nothing is held: a duration per transition. None is
+    /// sent when nothing reads the run's durations (`reportIsRead`).
     @inline(__always)
     private func sendDuration(_ ms: Double, _ kind: DurationKind, name: String) {
+        guard reportIsRead else { return }
         guard holding else { return output.duration(ms, of: kind, name: name) }
         send(.duration(ms, kind, name: name))
     }
@@ -532,8 +532,8 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         send(.transition(transition))
     }
 
-    /// Hands `item` to the output, or, while readings are held, holds it with the reading in play (and with every
-    /// reading, in a part they share) until one is chosen.
+    /// Sends output of the reading in play, or holds it while there are other readings (in every reading, when the
+    /// part of the event every reading shares made it).
     private func send(_ item: HeldOutput) {
         guard holding else { return deliver(item) }
         held.append(item)

@@ -210,9 +210,9 @@ final class LooseMessageReader {
         return String(decoding: pattern, as: UTF8.self)
     }
 
-    /// Writes the trie of `words`, sorted, which share their first `depth` bytes and are all longer than that. Into
-    /// one buffer: made of a list per branch joined at every level, the vocabulary's pattern took 12 M instructions,
-    /// which the first line read by the loose reader paid.
+    /// Writes the trie of `words`, sorted, which share their first `depth` bytes and are all longer than that, into
+    /// one buffer: made of a list per branch joined at every level, the vocabulary's pattern took about a million
+    /// instructions more, paid by the first line the loose reader reads.
     private static func trie(_ words: ArraySlice<[UInt8]>, depth: Int, into pattern: inout [UInt8]) {
         // The words in groups by their byte at `depth`: one branch each.
         func groupEnd(from start: Int) -> Int {
