@@ -552,6 +552,23 @@ import Testing
         let fits = String(repeating: "9", count: 120)
         #expect(Array(fits.utf8).withUnsafeBytes { TimeText($0) }.string == fits)
     }
+
+    /// A time keeps every byte at every length it has room for (short ones are copied by words), and two times are
+    /// equal only when their texts are.
+    @Test func aTimeKeepsEveryByteAtEveryLength() {
+        let digits = Array("0123456789:.-+ TZabcdefghijklmnopqrstuvwxyz".utf8)
+        for count in 0...TimeText.capacity {
+            let bytes = (0..<count).map { digits[$0 % digits.count] }
+            let time = bytes.withUnsafeBytes { TimeText($0) }
+            #expect(time.string == String(decoding: bytes, as: UTF8.self), "length \(count)")
+            #expect(time.utf8Count == count)
+            if count > 0 {
+                var changed = bytes
+                changed[count - 1] = 0x21
+                #expect(changed.withUnsafeBytes { TimeText($0) } != time, "length \(count), last byte changed")
+            }
+        }
+    }
 }
 
 /// Call sites that a careless change to a table would break without any other test noticing.

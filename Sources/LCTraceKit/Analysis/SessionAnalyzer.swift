@@ -89,6 +89,9 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     /// Taking the part of an event that every reading shares (app, clock, threads): while output is held, what it
     /// finds goes to every reading.
     @exclusivity(unchecked) private var inSharedPart = false
+    /// The memory of the list the transitions the tracker closed are taken in, kept between calls (`takeTransitionNews`):
+    /// always empty here, so no reading keeps any.
+    @exclusivity(unchecked) private var closedTransitions: [ClosedTransition] = []
 
     var sawFinishLaunching: Bool { activity.sawFinishLaunching }
 
@@ -419,18 +422,22 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     /// Acts on what the transition tracker found in the call just made: findings, leak checks, listed transitions.
     @inline(__always)
     private func takeTransitionNews() {
-        guard transitions.hasNews else { return }
-        while let news = transitions.takeNews() {
-            switch consume news {
-            case .closed(let transition): transitionClosed(transition)
-            case .deviation(let deviation): emit(deviation)
-            }
+        guard transitions.hasClosed else { return }
+        // A local list, which nothing else can change while its transitions are acted on, lends each in place.
+        var closed: [ClosedTransition] = []
+        swap(&closed, &closedTransitions)
+        transitions.takeClosed(into: &closed)
+        for index in closed.indices {
+            if let deviation = closed[index].deviation { emit(deviation) }
+            transitionClosed(closed[index])
         }
+        closed.removeAll(keepingCapacity: true)
+        swap(&closed, &closedTransitions)
     }
 
     /// Acts on a transition that closed. It is named only where a name is read: when the report lists it (see
     /// `reportIsRead`), output streams it, or a finding names its controllers.
-    private func transitionClosed(_ transition: consuming ClosedTransition) {
+    private func transitionClosed(_ transition: borrowing ClosedTransition) {
         let listed = reportIsRead && transitionReports.count < limits.listedTransitions
         let report = listed || streamsLiveItems ? transition.report(self) : nil
         if streamsLiveItems, let report { sendTransition(report) }

@@ -38,6 +38,8 @@ struct ClosedTransition {
     var endMicros: Int64?
     /// Which controllers it took off a navigation or modal stack.
     var removal: NavigationModel.Removal
+    /// What its classification found: the order broke the template of its kind, or it fits none.
+    var deviation: Deviation?
 
     var durationMs: Double? { milliseconds(from: startMicros, to: endMicros) }
 
@@ -52,15 +54,6 @@ struct ClosedTransition {
             from: from.map { context.name(of: $0) }, to: to.map { context.name(of: $0) }, controllers: names,
             startLine: startLine, endLine: endLine, startTime: startTime, durationMs: durationMs)
     }
-}
-
-/// What the transition tracker found while taking a callback, a declaration or the session's end, for the session to
-/// act on: in the order found.
-enum TransitionNews {
-    /// A transition closed.
-    case closed(ClosedTransition)
-    /// A transition broke the order of its template, or fits none.
-    case deviation(Deviation)
 }
 
 /// Groups the appearance callbacks of a session into transitions and classifies each against
@@ -138,24 +131,17 @@ struct TransitionTracker {
     private var pendingIntent: (kind: TransitionKind, line: Int)?
     /// The stacks as far as the log shows them, changed by each transition that closes.
     private var navigation = NavigationModel()
-    /// What the calls since the session last took it found (`takeNews`), oldest first; newest first once the
-    /// session began taking several.
-    private var news: [TransitionNews] = []
-    private var newsReversed = false
+    /// The transitions that closed in the calls since the session last took them (`takeClosed`), oldest first.
+    private var closed: [ClosedTransition] = []
 
-    /// Whether a call left news for the session.
-    var hasNews: Bool { !news.isEmpty }
+    /// Whether a transition closed since the session last took them.
+    var hasClosed: Bool { !closed.isEmpty }
 
-    /// The oldest news not taken yet, moved out (a report is not copied); nil when there is none. A call seldom finds
-    /// more than one thing: then the news is taken from the end, which moves and shifts nothing.
-    mutating func takeNews() -> TransitionNews? {
-        if news.count > 1, !newsReversed {
-            news.reverse()
-            newsReversed = true
-        }
-        let oldest = news.popLast()
-        if news.isEmpty { newsReversed = false }
-        return oldest
+    /// Hands the transitions closed since the last call to the session, in exchange for `taken`, which it emptied: the
+    /// two lists trade places, so that no transition is copied (each is a few hundred bytes) and both keep their memory.
+    mutating func takeClosed(into taken: inout [ClosedTransition]) {
+        assert(taken.isEmpty, "transitions taken before and not acted on")
+        swap(&closed, &taken)
     }
 
     /// Whether a transition is in flight (some participant still appearing or disappearing).
@@ -230,26 +216,25 @@ struct TransitionTracker {
         let from = outgoing.count == 1 ? outgoing.first : nil
         let to = incoming.count == 1 ? incoming.first : nil
         var kind = TransitionKind.compound
+        var deviation: Deviation?
         if outgoing.count + incoming.count == 1 || (from != nil && to != nil) {
-            let classified = classify(open, from: from, to: to, context: context)
-            kind = classified.kind
-            if let deviation = classified.deviation { news.append(.deviation(deviation)) }
+            (kind, deviation) = classify(open, from: from, to: to, context: context)
         }
         handOpen(as: kind, outgoing: outgoing.first, incoming: incoming.first,
-                 removal: record(kind, from: from, to: to, context: context))
+                 removal: record(kind, from: from, to: to, context: context), deviation: deviation)
     }
 
     /// Leaves the open transition for the session, and empties it for the next; `outgoing` and `incoming` are the
     /// first controller of each side.
-    private mutating func handOpen(as kind: TransitionKind, outgoing: Int?, incoming: Int?, removal: NavigationModel.Removal) {
+    private mutating func handOpen(as kind: TransitionKind, outgoing: Int?, incoming: Int?, removal: NavigationModel.Removal,
+                                   deviation: Deviation? = nil) {
         let first = open.steps[0]
         let last = open.steps[open.steps.count - 1]
-        let closed = ClosedTransition(
+        closed.append(ClosedTransition(
             kind: kind, declared: open.declared, from: outgoing, to: incoming,
             participants: namesParticipants ? open.participants : [], startLine: first.line, endLine: last.line, startTime: open.startTime,
-            startMicros: first.micros, endMicros: last.micros, removal: removal)
+            startMicros: first.micros, endMicros: last.micros, removal: removal, deviation: deviation))
         open.reset()
-        news.append(.closed(closed))
     }
 
     /// The transition's kind, and the deviation from its template when it broke one.

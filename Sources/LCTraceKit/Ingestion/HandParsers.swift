@@ -272,13 +272,23 @@ struct RememberedBytes {
     private(set) var count = 0
 
     /// Whether the `count` bytes at `bytes` are the remembered ones: compared eight at a time, the last word
-    /// overlapping the one before it (no byte outside either side is read).
+    /// overlapping the one before it; under eight, as two overlapping 4-byte words, or byte by byte under four (no
+    /// byte outside either side is read, and no call is made for a short process name).
     @inline(__always)
     func equals(_ bytes: UnsafeRawPointer, count: Int) -> Bool {
         guard count == self.count, count > 0 else { return false }
         return withUnsafeBytes(of: storage) { stored in
             let remembered = stored.baseAddress!
-            guard count >= 8 else { return RawBytes.equal(remembered, bytes, count: count) }
+            guard count >= 8 else {
+                guard count >= 4 else {
+                    for offset in 0..<count where remembered.load(fromByteOffset: offset, as: UInt8.self)
+                        != bytes.load(fromByteOffset: offset, as: UInt8.self) { return false }
+                    return true
+                }
+                return remembered.loadUnaligned(as: UInt32.self) == bytes.loadUnaligned(as: UInt32.self)
+                    && remembered.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+                        == bytes.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+            }
             var offset = 0
             while offset + 8 < count {
                 guard remembered.loadUnaligned(fromByteOffset: offset, as: UInt64.self)

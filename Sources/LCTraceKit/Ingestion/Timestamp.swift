@@ -110,11 +110,16 @@ public enum Timestamp {
 }
 
 /// `Timestamp.microseconds` for the lines of one input, remembering the last date read: consecutive lines share
-/// their date, so only the time of day is read again.
+/// their date, so only the time of day is read again; classic NSLog lines logged in one second share their first 19
+/// bytes too, so only their milliseconds are.
 public struct TimestampReader {
     /// The first ten bytes (`YYYY-MM-DD`, `YYYY/MM/DD`) of the last numeric date, and its day number.
     private var lastDate: (UInt64, UInt16)?
     private var lastDays: Int64 = 0
+    /// The first 19 bytes (`YYYY-MM-DD HH:MM:SS`) of the last classic NSLog time read, as three overlapping words
+    /// (bytes 0–7, 8–15, 11–18), and that second's microseconds.
+    private var lastSecond: (UInt64, UInt64, UInt64)?
+    private var lastSecondMicros: Int64 = 0
 
     public init() {}
 
@@ -149,17 +154,23 @@ extension TimestampReader {
     /// digits checked as words, its fields read at their places. nil for any other shape of 23 bytes.
     @inline(__always)
     private mutating func millisecondTime(_ text: UnsafeRawBufferPointer) -> Int64? {
-        guard let base = text.baseAddress, HandHeader.isDateAndTime(at: base), text[10] == 0x20 || text[10] == 0x54,
-              text[19] == 0x2E, HandParsers.isDigit(text[20]), HandParsers.isDigit(text[21]), HandParsers.isDigit(text[22])
-        else { return nil }
+        guard let base = text.baseAddress, text[19] == 0x2E,
+              HandParsers.isDigit(text[20]), HandParsers.isDigit(text[21]), HandParsers.isDigit(text[22]) else { return nil }
         func number(_ offset: Int) -> Int64 { Int64(text[offset] &- 0x30) * 10 + Int64(text[offset + 1] &- 0x30) }
+        let milliseconds = Int64(text[20] &- 0x30) * 100 + number(21)
+        // The same second as the last time read: its first 19 bytes were checked and read then.
+        let second = (base.loadUnaligned(as: UInt64.self), base.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+                      base.loadUnaligned(fromByteOffset: 11, as: UInt64.self))
+        if let lastSecond, lastSecond == second { return lastSecondMicros + milliseconds * 1000 }
+        guard HandHeader.isDateAndTime(at: base), text[10] == 0x20 || text[10] == 0x54 else { return nil }
         var scanner = ByteScanner(text)
         guard let days = day(of: text, scanner: &scanner) else { return nil }
         let hours = number(11), minutes = number(14), secondsPart = number(17)
         guard ByteScanner.isTimeOfDay(hours: hours, minutes: minutes, seconds: secondsPart) else { return nil }
         let seconds = (hours * 60 + minutes) * 60 + secondsPart
-        let milliseconds = Int64(text[20] &- 0x30) * 100 + number(21)
-        return (days * 86_400 + seconds) * 1_000_000 + milliseconds * 1000
+        lastSecond = second
+        lastSecondMicros = (days * 86_400 + seconds) * 1_000_000
+        return lastSecondMicros + milliseconds * 1000
     }
 }
 
