@@ -310,11 +310,11 @@ final class EventReader {
         var ids = self.ids
         let (pid, thread) = ids.read(line, pid: header.pid, tid: header.tid)
         self.ids = ids
-        var time = TimeText()
         var micros: Int64?
+        var writtenTime: UnsafeRawBufferPointer?
         if let range = header.time {
             let bytes = UnsafeRawBufferPointer(rebasing: line[range])
-            time = TimeText(bytes)
+            writtenTime = bytes
             if let timeFormat {
                 micros = timeFormat.microseconds(bytes)
             } else {
@@ -324,7 +324,7 @@ final class EventReader {
             }
             if micros == nil { summary.unreadTimes += 1 }
         }
-        let event = Event(line: lineNumber, micros: micros, time: time, pid: pid,
+        let event = Event(line: lineNumber, micros: micros, writtenTime: writtenTime, pid: pid,
                           process: header.process.flatMap { messageParser.names.processName(line[$0]) }, thread: thread,
                           message: message)
         guard receiver.take(event) else {

@@ -15,19 +15,26 @@ public struct TimeText: Sendable, Equatable, CustomStringConvertible {
     }
 
     public init(_ text: UnsafeRawBufferPointer) {
+        self.init()
+        assign(text)
+    }
+
+    /// Makes this the time `text`, cut as `init` cuts it, in place: a reader writes an event's time where the event
+    /// holds it instead of making a time and copying its 121 bytes in.
+    mutating func assign(_ text: UnsafeRawBufferPointer) {
         guard text.count <= TimeText.capacity else {
             // Cut where a character starts, and mark the cut.
             let ellipsis: [UInt8] = [0xE2, 0x80, 0xA6]
             var end = TimeText.capacity - ellipsis.count
             while end > 0, text[end] & 0xC0 == 0x80 { end -= 1 }
-            self = (Array(text[..<end]) + ellipsis).withUnsafeBytes { TimeText(fitting: $0) }
+            (Array(text[..<end]) + ellipsis).withUnsafeBytes { assign(fitting: $0) }
             return
         }
-        self.init(fitting: text)
+        assign(fitting: text)
     }
 
-    /// `text`, at most `capacity` bytes.
-    private init(fitting text: UnsafeRawBufferPointer) {
+    /// Makes this the time `text`, at most `capacity` bytes; what the last one left past them is never read.
+    private mutating func assign(fitting text: UnsafeRawBufferPointer) {
         count = UInt8(text.count)
         guard let source = text.baseAddress, !text.isEmpty else { return }
         withUnsafeMutableBytes(of: &bytes) { $0.baseAddress!.copyMemory(from: source, byteCount: text.count) }
