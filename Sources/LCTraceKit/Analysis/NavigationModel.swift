@@ -27,9 +27,30 @@ struct NavigationModel {
     private static let maxLevels = 256
     private static let maxRemoved = 4096
 
-    /// Whether a controller left a stack in a backward transition and was not seen since: on evidence (`true`) or
-    /// silently (`false`).
-    private var removed: [Int: Bool] = [:]
+    /// How a controller left a stack in a backward transition, if it was not seen since.
+    private enum Departure: UInt8 {
+        case none, silent, onEvidence
+    }
+
+    /// Each controller's departure, by its number (controllers are numbered from 0 by the session, their numbers
+    /// reused): a list rather than a dictionary, since it is looked at on every appearance and every closed
+    /// transition. Never longer than the highest number that left a stack, plus one.
+    private var departures: [Departure] = []
+    /// How many controllers have a departure.
+    private var departedCount = 0
+
+    private func departure(of controller: Int) -> Departure {
+        controller < departures.count ? departures[controller] : .none
+    }
+
+    private mutating func setDeparture(_ departure: Departure, of controller: Int) {
+        if controller >= departures.count {
+            guard departure != .none else { return }
+            departures.append(contentsOf: repeatElement(.none, count: controller + 1 - departures.count))
+        }
+        departedCount += (departure == .none ? 0 : 1) - (departures[controller] == .none ? 0 : 1)
+        departures[controller] = departure
+    }
 
     // MARK: Questions
 
@@ -117,18 +138,24 @@ struct NavigationModel {
     }
 
     /// Whether the controller left a stack and was not seen since: `true` on evidence, `false` silently, nil when not.
-    func leftOnEvidence(_ controller: Int) -> Bool? { removed[controller] }
+    func leftOnEvidence(_ controller: Int) -> Bool? {
+        switch departure(of: controller) {
+        case .none: nil
+        case .silent: false
+        case .onEvidence: true
+        }
+    }
 
     /// Whether the model holds the controller anywhere: on a stack, or as one that left a stack.
     func references(_ controller: Int) -> Bool {
-        knows(controller) || (!removed.isEmpty && removed[controller] != nil)
+        knows(controller) || departure(of: controller) != .none
     }
 
     // MARK: Changes
 
     /// A transition of `kind` closed, from `from` to `to`. Returns what a backward one took off its stack.
     mutating func record(_ kind: TransitionKind, direction: TransitionTemplate.Direction, from: Int?, to: Int?) -> Removal {
-        if let to, !removed.isEmpty { removed[to] = nil }
+        if let to, departedCount > 0 { setDeparture(.none, of: to) }
         switch direction {
         case .forward:
             guard let to else { return Removal() }
@@ -166,20 +193,23 @@ struct NavigationModel {
         }
         removal.left = from
         // Kept bounded: controllers that leave and are never seen again (leaks, classes that log no dealloc) pile up.
-        if removed.count > NavigationModel.maxRemoved { removed.removeAll(keepingCapacity: true) }
-        for controller in removal.silent { removed[controller] = false }
-        removed[from] = true
+        if departedCount > NavigationModel.maxRemoved {
+            departures.removeAll(keepingCapacity: true)
+            departedCount = 0
+        }
+        for controller in removal.silent { setDeparture(.silent, of: controller) }
+        setDeparture(.onEvidence, of: from)
         return removal
     }
 
     /// The controller appeared again or was deallocated: it is no longer a removed one.
     mutating func seen(_ controller: Int) {
-        if !removed.isEmpty { removed[controller] = nil }
+        if departedCount > 0 { setDeparture(.none, of: controller) }
     }
 
     /// The controller was deallocated: it is on no stack any more.
     mutating func deallocated(_ controller: Int) {
-        if !removed.isEmpty { removed[controller] = nil }
+        if departedCount > 0 { setDeparture(.none, of: controller) }
         forget(controller)
     }
 
