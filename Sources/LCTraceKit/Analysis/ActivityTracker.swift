@@ -33,8 +33,9 @@ struct ActivityTracker {
         return !scenes.isEmpty && scenes.values.allSatisfy { ended.contains($0.report.finalPhase) }
     }
 
-    /// Takes one app-delegate or scene-delegate callback; returns the deviations it reveals.
-    mutating func take(_ callback: Callback, line: Int, message: LifecycleMessage) -> [Deviation] {
+    /// Takes one app-delegate or scene-delegate callback; returns the deviations it reveals. The message, with its
+    /// names written out, is made only where it is read: for a scene's callback, and for a finding.
+    mutating func take(_ callback: Callback, line: Int, message: @autoclosure () -> LifecycleMessage) -> [Deviation] {
         guard let step = ActivityStep(callback) else { return [] }
         var deviations: [Deviation] = []
         let isScene = callback.family == .scene
@@ -52,14 +53,14 @@ struct ActivityTracker {
         deviations += mixedFamilies(step, isScene: isScene, line: line)
 
         if isScene {
-            deviations += takeScene(step, callback: callback, line: line, message: message)
+            deviations += takeScene(step, callback: callback, line: line, message: message())
         } else {
             let result = ActivityAutomaton.step(step, from: appPhase)
             // A launch is "repeated" only after one was seen: state reached without one (a late log, or callbacks
             // before launch, reported on their own) does not count.
             if let rule = result.violation, rule != .launchRepeated || launchedBefore {
                 let wording = RuleCatalog.appStateWording(rule, callback: callback, step: step, phase: appPhase)
-                deviations.append(Deviation(rule: rule, line: line, subject: message.className ?? "AppDelegate", wording))
+                deviations.append(Deviation(rule: rule, line: line, subject: message().className ?? "AppDelegate", wording))
             }
             appPhase = result.next
         }

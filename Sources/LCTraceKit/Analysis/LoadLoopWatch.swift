@@ -16,6 +16,8 @@ struct LoadLoopWatch {
 
     static let cycles = 3
 
+    /// The class of the run of load callbacks under way: set exactly while `run` holds callbacks (`take` holds the two
+    /// to it), so that `wants` asks a plain value, not the list (reading a list held by the session retains it).
     private var className: ClassName?
     /// The run of load callbacks so far (kept up to the length that proves a loop).
     private var run: [Callback] = []
@@ -28,10 +30,11 @@ struct LoadLoopWatch {
     /// ends). Asked first, so that most callbacks cost one comparison.
     @inline(__always)
     func wants(_ callback: Callback) -> Bool {
-        callback == .loadView || callback == .viewDidLoad || !run.isEmpty
+        callback == .loadView || callback == .viewDidLoad || self.className != nil
     }
 
     mutating func take(_ callback: Callback, of className: ClassName?, line: Int) -> Loop? {
+        defer { assert((self.className != nil) == !run.isEmpty, "a run's class set while no run is open, or the other way") }
         guard let className, callback == .loadView || callback == .viewDidLoad else {
             if !run.isEmpty { reset() }
             return nil

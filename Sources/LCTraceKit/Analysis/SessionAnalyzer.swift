@@ -279,7 +279,8 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
             || callback == .sceneDidEnterBackground {
             knowledge.noteBackground()
         }
-        for var deviation in activity.take(callback, line: event.line, message: names.lifecycleMessage(event.message, end: 0)) {
+        let message = event.message
+        for var deviation in activity.take(callback, line: event.line, message: names.lifecycleMessage(message, end: 0)) {
             // An app that never logs leaving the foreground shows no way out of it: entering it again is a gap in
             // what it logs, not UIKit misbehaving.
             if deviation.rule == .unexpectedStateCallback,
@@ -423,21 +424,21 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     @inline(__always)
     private func takeTransitionNews() {
         guard transitions.hasClosed else { return }
-        // A local list, which nothing else can change while its transitions are acted on, lends each in place.
         var closed: [ClosedTransition] = []
         swap(&closed, &closedTransitions)
         transitions.takeClosed(into: &closed)
-        for index in closed.indices {
-            if let deviation = closed[index].deviation { emit(deviation) }
-            transitionClosed(closed[index])
-        }
-        closed.removeAll(keepingCapacity: true)
+        // Oldest first, each moved off the end of the list rather than copied (a copy retains what it holds); a call
+        // seldom closes more than one.
+        if closed.count > 1 { closed.reverse() }
+        while let transition = closed.popLast() { transitionClosed(transition) }
         swap(&closed, &closedTransitions)
     }
 
-    /// Acts on a transition that closed. It is named only where a name is read: when the report lists it (see
-    /// `reportIsRead`), output streams it, or a finding names its controllers.
-    private func transitionClosed(_ transition: borrowing ClosedTransition) {
+    /// Acts on a transition that closed, after reporting the deviation its classification found, if any. It is named
+    /// only where a name is read: when the report lists it (see `reportIsRead`), output streams it, or a finding names
+    /// its controllers.
+    private func transitionClosed(_ transition: consuming ClosedTransition) {
+        if let deviation = transition.deviation.take() { emit(deviation) }
         let listed = reportIsRead && transitionReports.count < limits.listedTransitions
         let report = listed || streamsLiveItems ? transition.report(self) : nil
         if streamsLiveItems, let report { sendTransition(report) }
