@@ -16,25 +16,27 @@ struct LoadLoopWatch {
 
     static let cycles = 3
 
-    /// The class of the run of load callbacks under way: set exactly while `run` holds callbacks (`take` holds the two
-    /// to it), so that `wants` asks a plain value, not the list (reading a list held by the session retains it).
     private var className: ClassName?
     /// The run of load callbacks so far (kept up to the length that proves a loop).
     private var run: [Callback] = []
+    /// Whether `run` holds callbacks, kept as a plain value beside it (`take` holds the two to each other): what the
+    /// session reads on every callback, where reading the list, or calling a method of the value that holds it,
+    /// would retain the list.
+    private(set) var isRunOpen = false
     private var firstLine = 0
     /// The first cycle's length, once a second `loadView` ended it.
     private var period: Int?
     private var reported = false
 
-    /// Whether `take` needs the callback: a load callback, or any callback while a run of them is open (which it
-    /// ends). Asked first, so that most callbacks cost one comparison.
+    /// Whether `take` needs the callback: a load callback, or any callback while a run of them is open
+    /// (`isRunOpen`; the callback ends it). Asked first, so that most callbacks cost one comparison.
     @inline(__always)
-    func wants(_ callback: Callback) -> Bool {
-        callback == .loadView || callback == .viewDidLoad || self.className != nil
+    static func wants(_ callback: Callback, whileRunIsOpen isRunOpen: Bool) -> Bool {
+        callback == .loadView || callback == .viewDidLoad || isRunOpen
     }
 
     mutating func take(_ callback: Callback, of className: ClassName?, line: Int) -> Loop? {
-        defer { assert((self.className != nil) == !run.isEmpty, "a run's class set while no run is open, or the other way") }
+        defer { assert(isRunOpen == !run.isEmpty, "a run open with no callbacks, or callbacks with no run open") }
         guard let className, callback == .loadView || callback == .viewDidLoad else {
             if !run.isEmpty { reset() }
             return nil
@@ -57,6 +59,7 @@ struct LoadLoopWatch {
             period = run.count
         }
         run.append(callback)
+        isRunOpen = true
         guard let period, run.count == period * LoadLoopWatch.cycles else { return nil }
         reported = true
         return Loop(className: className, cycles: LoadLoopWatch.cycles, firstLine: firstLine)
@@ -65,6 +68,7 @@ struct LoadLoopWatch {
     private mutating func reset() {
         className = nil
         run.removeAll(keepingCapacity: true)
+        isRunOpen = false
         period = nil
         reported = false
     }

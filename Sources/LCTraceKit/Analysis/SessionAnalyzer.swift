@@ -171,7 +171,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         }
         postMortem.note(line: event.line, message: event.message)
         launch.note(callback, micros: eventMicros)
-        if loadLoops.wants(callback),
+        if LoadLoopWatch.wants(callback, whileRunIsOpen: loadLoops.isRunOpen),
            let loop = loadLoops.take(callback, of: callback.family == .controller ? event.message.className : nil, line: event.line) {
             let wording = RuleCatalog.loadLoopWording(className: names[loop.className], cycles: loop.cycles, firstLine: loop.firstLine)
             emit(Deviation(rule: .loadLoop, line: event.line, subject: names[loop.className], wording))
