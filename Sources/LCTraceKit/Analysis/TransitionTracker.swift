@@ -67,8 +67,6 @@ struct TransitionTracker {
         /// The controllers taking part, in order of their first callback, with their roles (a few at most: a list).
         var participants: [(controller: Int, role: TransitionRole)]
         var steps: [ObservedStep]
-        /// The first step's time as logged (the steps keep none, so that they are plain values to copy and drop).
-        var startTime: TimeText?
         /// The steps by role and callback, kept as they arrive: what the templates are looked up by.
         var shape = TransitionShape()
         var declared: (kind: TransitionKind, line: Int)?
@@ -94,7 +92,6 @@ struct TransitionTracker {
             isOpen = false
             participants.removeAll(keepingCapacity: true)
             steps.removeAll(keepingCapacity: true)
-            startTime = nil
             shape = TransitionShape()
             declared = nil
             hadViolation = false
@@ -125,6 +122,9 @@ struct TransitionTracker {
     }
 
     private var open = Open()
+    /// The open transition's first step's time as logged, written at each transition's first step. Kept beside `open`
+    /// rather than in it (as the steps keep no time): calling a method of `open` copies it, and a time is 121 bytes.
+    private var openStartTime: TimeText?
     /// Whether a closed transition takes its participants with it: only when something names them (a listed or
     /// streamed transition, a slow-transition finding). A run that only counts transitions makes no list for each.
     var namesParticipants = true
@@ -178,7 +178,7 @@ struct TransitionTracker {
             role = (step.callback == .viewWillAppear || step.callback == .viewDidAppear) ? .incoming : .outgoing
             open.participants.append((step.controller, role))
         }
-        if open.steps.isEmpty { open.startTime = time.nonEmpty }
+        if open.steps.isEmpty { openStartTime = time.nonEmpty }
         open.steps.append(step)
         open.shape.append(TransitionStep(role: role, callback: step.callback))
         open.hadViolation = open.hadViolation || violated
@@ -232,7 +232,7 @@ struct TransitionTracker {
         let last = open.steps[open.steps.count - 1]
         closed.append(ClosedTransition(
             kind: kind, declared: open.declared, from: outgoing, to: incoming,
-            participants: namesParticipants ? open.participants : [], startLine: first.line, endLine: last.line, startTime: open.startTime,
+            participants: namesParticipants ? open.participants : [], startLine: first.line, endLine: last.line, startTime: openStartTime,
             startMicros: first.micros, endMicros: last.micros, removal: removal, deviation: deviation))
         open.reset()
     }
