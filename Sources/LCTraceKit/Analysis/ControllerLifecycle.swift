@@ -194,7 +194,9 @@ struct ControllerLifecycle {
         judge(callback, outcome: ControllerAutomaton.outcome(of: callback, in: phase))
     }
 
-    /// `judge`, with the automaton's outcome for the callback already looked up.
+    /// `judge`, with the automaton's outcome for the callback already looked up. Inlined: called from `take`, a
+    /// mutating method, it would be handed a copy of the whole lifecycle.
+    @inline(__always)
     private func judge(_ callback: Callback, outcome: ControllerStepOutcome) -> Rule? {
         if let rule = callback.noticeRule { return rule }
         if callback == .viewDidLoad { return viewLoadRule(outcome: outcome) }

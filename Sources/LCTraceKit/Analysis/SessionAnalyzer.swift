@@ -382,7 +382,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         if recordsEvents { keep(event, subject: instances.name(of: instance)) { instances.keep($0, of: instance) } }
         if callback.isAppearanceCallback {
             transitions.observe(ObservedStep(controller: instance, callback: callback, line: event.line, micros: eventMicros),
-                                time: event.time, violated: violation != nil, context: self)
+                                of: event, violated: violation != nil, context: self)
             takeTransitionNews()
             // A reading in which a transition goes on longer than any UIKit makes (an appearance left open while
             // others come and go, all joining it) costs more with every step past the longest.

@@ -159,8 +159,10 @@ struct TransitionTracker {
         }
     }
 
-    /// An appearance callback, after the controller's own automaton took it; `time` is its time as logged.
-    mutating func observe(_ step: ObservedStep, time: borrowing TimeText, violated: Bool, context: any TransitionContext) {
+    /// An appearance callback, the step `event` is, after the controller's own automaton took it. Of the event only its
+    /// time as logged is read, and only when the step opens a transition: it is passed whole, so that its 121 bytes of
+    /// time are not copied to be passed.
+    mutating func observe(_ step: ObservedStep, of event: borrowing Event, violated: Bool, context: any TransitionContext) {
         // A participant starting over while a declared transition waits at rest for its other side: the wait is over.
         if open.isOpen, open.waitingForOtherSide, open.role(of: step.controller) != nil {
             close(context)
@@ -178,7 +180,7 @@ struct TransitionTracker {
             role = (step.callback == .viewWillAppear || step.callback == .viewDidAppear) ? .incoming : .outgoing
             open.participants.append((step.controller, role))
         }
-        if open.steps.isEmpty { openStartTime = time.nonEmpty }
+        if open.steps.isEmpty { openStartTime = event.time.nonEmpty }
         open.steps.append(step)
         open.shape.append(TransitionStep(role: role, callback: step.callback))
         open.hadViolation = open.hadViolation || violated
