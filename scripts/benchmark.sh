@@ -123,14 +123,21 @@ if [ -n "${EPOCHREALTIME:-}" ]; then
 else
     clock() { REPLY=$("$DATE" +%s%6N); }
 fi
-# Runs the command once (the caller interleaves the commands), its output kept in $DATA/out.tmp; prints "seconds
+# Where a timed command's output goes: a file in memory (tmpfs) where there is one, else in $DATA. Not /dev/null,
+# where GNU grep stops at its first match. A file on disk is written back while the next commands run (2.5 GB of
+# JSON Lines, 0.8 GB of grep's printing): with it there, `check` on 1 GiB measured 1.68 s, against 1.36 s with the
+# file in memory and 1.38-1.42 s alternating with grep alone.
+OUT="$DATA/out.tmp"
+[ -d /dev/shm ] && [ -w /dev/shm ] && OUT=$(mktemp /dev/shm/lctrace-bench.XXXXXX)
+trap 'rm -f "$OUT"' EXIT
+# Runs the command once (the caller interleaves the commands), its output kept in $OUT; prints "seconds
 # peak-RSS-KiB". GNU time says "Command exited with non-zero status" on a line before its figure when the command
 # fails: the figure is the last line.
 measure() {
     local start
     clock
     start=$REPLY
-    "$TIME" -f "%M" -o "$DATA/time.tmp" "$@" > "$DATA/out.tmp"
+    "$TIME" -f "%M" -o "$DATA/time.tmp" "$@" > "$OUT"
     clock
     awk -v start="$start" -v end="$REPLY" -v d="$RSS_DIVISOR" '{ rss = $1 } END { printf "%.4f %d\n", (end - start) / 1e6, rss / d }' "$DATA/time.tmp"
 }
@@ -230,7 +237,7 @@ for file in "$endless_one" "$endless_many"; do
         endless[$(basename "$file" .log)/$format]=$(measure "$LCTRACE" --format "$format" --no-events "$file")
     done
 done
-rm -f "$DATA/out.tmp" "$DATA/time.tmp" "$report"
+rm -f "$OUT" "$DATA/time.tmp" "$report"
 
 med() { echo "${times[$1]}" | tr ' ' '\n' | grep . | median; }
 peak() { echo "${rss[$1]}" | tr ' ' '\n' | grep . | sort -n | tail -1; }
