@@ -123,12 +123,15 @@ if [ -n "${EPOCHREALTIME:-}" ]; then
 else
     clock() { REPLY=$("$DATE" +%s%6N); }
 fi
-# Where a timed command's output goes: a file in memory (tmpfs) where there is one, else in $DATA. Not /dev/null,
-# where GNU grep stops at its first match. A file on disk is written back while the next commands run (2.5 GB of
-# JSON Lines, 0.8 GB of grep's printing): with it there, `check` on 1 GiB measured 1.68 s, against 1.36 s with the
-# file in memory and 1.38-1.42 s alternating with grep alone.
+# Where a timed command's output goes: a file in memory (tmpfs) where there is one with room for three times the
+# large log (JSON Lines of it are about 2.4 times its size), else in $DATA. Not /dev/null, where GNU grep stops at its
+# first match. A file on disk is written back while the next commands run, which slows them (docs/performance.md).
 OUT="$DATA/out.tmp"
-[ -d /dev/shm ] && [ -w /dev/shm ] && OUT=$(mktemp /dev/shm/lctrace-bench.XXXXXX)
+shm_room_kib=$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 { print $4 }')
+large_kib=$(( $(wc -c < "$DATA/$LARGE.log") / 1024 ))
+if [ -d /dev/shm ] && [ -w /dev/shm ] && [ "${shm_room_kib:-0}" -gt $(( 3 * large_kib )) ]; then
+    OUT=$(mktemp /dev/shm/lctrace-bench.XXXXXX)
+fi
 trap 'rm -f "$OUT"' EXIT
 # Runs the command once (the caller interleaves the commands), its output kept in $OUT; prints "seconds
 # peak-RSS-KiB". GNU time says "Command exited with non-zero status" on a line before its figure when the command

@@ -553,8 +553,7 @@ import Testing
         #expect(Array(fits.utf8).withUnsafeBytes { TimeText($0) }.string == fits)
     }
 
-    /// A time keeps every byte at every length it has room for (short ones are copied by words), and two times are
-    /// equal only when their texts are.
+    /// A time keeps every byte at every length it has room for, and two times are equal only when their texts are.
     @Test func aTimeKeepsEveryByteAtEveryLength() {
         let digits = Array("0123456789:.-+ TZabcdefghijklmnopqrstuvwxyz".utf8)
         for count in 0...TimeText.capacity {

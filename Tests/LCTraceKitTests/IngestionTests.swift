@@ -48,7 +48,8 @@ import PCRE2
 }
 
 @Suite struct TimestampTests {
-    /// The reader that remembers the last date gives what parsing each timestamp afresh gives, through date changes,
+    /// The reader that remembers the last date, and the last second of a classic NSLog time, gives what parsing each
+    /// timestamp afresh gives, through date changes, a second read again and each of its first 19 bytes changed,
     /// zones, `T` separators, other shapes and garbage.
     @Test func readerRemembersDatesWithoutChangingResults() {
         let texts = ["2016-03-17 16:02:37.277", "2016-03-17 16:02:38.001", "2016-03-17T16:02:39", "2016-03-18 00:00:00.5",

@@ -40,10 +40,12 @@ struct NavigationModel {
     private var departedCount = 0
 
     private func departure(of controller: Int) -> Departure {
-        controller < departures.count ? departures[controller] : .none
+        assert(controller >= 0, "a controller number below 0")
+        return controller < departures.count ? departures[controller] : .none
     }
 
     private mutating func setDeparture(_ departure: Departure, of controller: Int) {
+        assert(controller >= 0, "a controller number below 0")
         if controller >= departures.count {
             guard departure != .none else { return }
             departures.append(contentsOf: repeatElement(.none, count: controller + 1 - departures.count))

@@ -89,8 +89,9 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     /// Taking the part of an event that every reading shares (app, clock, threads): while output is held, what it
     /// finds goes to every reading.
     @exclusivity(unchecked) private var inSharedPart = false
-    /// The memory of the list the transitions the tracker closed are taken in, kept between calls (`takeTransitionNews`):
-    /// always empty here, so no reading keeps any.
+    /// The memory of the list the transitions the tracker closed are taken in, kept between calls
+    /// (`takeClosedTransitions`): always empty here, so no reading keeps any. Not checked at run time: only that method
+    /// touches it, to trade it for a local list and back, and nothing it calls in between reads it.
     @exclusivity(unchecked) private var closedTransitions: [ClosedTransition] = []
 
     var sawFinishLaunching: Bool { activity.sawFinishLaunching }
@@ -204,7 +205,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
                 let line = event.line
                 inEveryReading { session in
                     session.transitions.declare(kind, line: line, context: session)
-                    session.takeTransitionNews()
+                    session.takeClosedTransitions()
                 }
             }
             if holding { settleReadings() }
@@ -243,7 +244,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         inEveryReading { session in
             inFlight.append(session.transitions.isInFlight(session))
             session.transitions.finish(session)
-            session.takeTransitionNews()
+            session.takeClosedTransitions()
         }
         inSharedPart = holding
         emit(mainThread.finish())
@@ -279,6 +280,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
             || callback == .sceneDidEnterBackground {
             knowledge.noteBackground()
         }
+        // A copy: a borrowed event cannot be captured by the message's closure.
         let message = event.message
         for var deviation in activity.take(callback, line: event.line, message: names.lifecycleMessage(message, end: 0)) {
             // An app that never logs leaving the foreground shows no way out of it: entering it again is a gap in
@@ -383,7 +385,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         if callback.isAppearanceCallback {
             transitions.observe(ObservedStep(controller: instance, callback: callback, line: event.line, micros: eventMicros),
                                 of: event, violated: violation != nil, context: self)
-            takeTransitionNews()
+            takeClosedTransitions()
             // A reading in which a transition goes on longer than any UIKit makes (an appearance left open while
             // others come and go, all joining it) costs more with every step past the longest.
             if transitions.openSteps > IdentityReadings.stepsPerTransition { cost += IdentityReadings.overlongTransitionStepCost }
@@ -422,7 +424,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
 
     /// Acts on what the transition tracker found in the call just made: findings, leak checks, listed transitions.
     @inline(__always)
-    private func takeTransitionNews() {
+    private func takeClosedTransitions() {
         guard transitions.hasClosed else { return }
         var closed: [ClosedTransition] = []
         swap(&closed, &closedTransitions)
