@@ -118,7 +118,31 @@ enum ControllerAutomaton {
     /// The outcome of `callback` in `phase`: the table's cell, else `callback-after-dealloc` for a dead
     /// instance, else legal with no change of phase.
     static func outcome(of callback: Callback, in phase: ControllerPhase) -> ControllerStepOutcome {
-        cells[phase.ordinal * Callback.allCases.count + callback.ordinal]
+        Cells.all.outcome(of: callback, in: phase)
+    }
+
+    /// `table` with its defaults filled in, as one flat array indexed by phase and callback: one load per callback.
+    /// Whatever steps an instance on every callback holds the cells (`InstanceRegistry`): reading the lazily made
+    /// static checks, on each read, that it was made.
+    struct Cells {
+        static let all = Cells()
+        private let cells: [ControllerStepOutcome]
+        private let callbackCount = Callback.allCases.count
+
+        private init() {
+            cells = ControllerPhase.allCases.flatMap { phase in
+                Callback.allCases.map { callback in
+                    if let outcome = table[phase]?[callback] { return outcome }
+                    if phase == .dead { return .violation(.callbackAfterDealloc, next: .dead) }
+                    return .to(phase)
+                }
+            }
+        }
+
+        @inline(__always)
+        func outcome(of callback: Callback, in phase: ControllerPhase) -> ControllerStepOutcome {
+            cells[phase.ordinal &* callbackCount &+ callback.ordinal]
+        }
     }
 
     /// A SwiftUI view's life (`Callback.Family.view`), in the same phases: hidden → onAppear → visible → onDisappear →
@@ -131,14 +155,6 @@ enum ControllerAutomaton {
         .visible: [.onAppear: .violation(.viewAppearedTwice, next: .visible), .onDisappear: .to(.hidden)],
     ]
 
-    /// `table` with its defaults filled in, as one flat array indexed by phase and callback: one load per callback.
-    private static let cells: [ControllerStepOutcome] = ControllerPhase.allCases.flatMap { phase in
-        Callback.allCases.map { callback in
-            if let outcome = table[phase]?[callback] { return outcome }
-            if phase == .dead { return .violation(.callbackAfterDealloc, next: .dead) }
-            return .to(phase)
-        }
-    }
 }
 
 /// A per-controller deviation, with the facts its finding's message is written from.
@@ -219,10 +235,11 @@ struct ControllerLifecycle {
     }
 
     /// Takes the callback: moves the automaton, keeps the view-life facts, and records the instance's appearances in
-    /// its report, listing at most `listedAppearances`. Returns the deviation it was, if any.
+    /// its report, listing at most `listedAppearances`. Returns the deviation it was, if any. `automaton` is
+    /// `ControllerAutomaton.Cells.all`, held by the caller.
     mutating func take(_ callback: Callback, line: Int, micros: Int64?, listedAppearances: Int,
-                       report: inout ControllerReport) -> LifecycleViolation? {
-        let outcome = ControllerAutomaton.outcome(of: callback, in: phase)
+                       report: inout ControllerReport, automaton: borrowing ControllerAutomaton.Cells) -> LifecycleViolation? {
+        let outcome = automaton.outcome(of: callback, in: phase)
         let rule = judge(callback, outcome: outcome)
         let violation = rule.map { LifecycleViolation(rule: $0, callback: callback, phase: phase, earlier: appearanceWithoutLoad) }
         var flagged = false

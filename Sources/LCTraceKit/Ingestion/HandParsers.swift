@@ -57,11 +57,14 @@ enum HandParsers {
 /// Bytes scanned by class through `HandParsers.byteClasses`, read through a plain pointer.
 struct ClassScanner {
     let base: UnsafePointer<UInt8>
-    let table = HandParsers.byteClasses
+    let table: UnsafePointer<UInt8>
 
-    init(_ line: UnsafeRawBufferPointer) {
+    /// `classes` is `HandParsers.byteClasses`: a matcher that scans every line keeps it and hands it in, since reading
+    /// the lazily made table checks, on each read, that it was made.
+    init(_ line: UnsafeRawBufferPointer, classes: UnsafePointer<UInt8> = HandParsers.byteClasses) {
         // An empty line may have no address; nothing is read from it then (every read is bounded by its count).
         base = (line.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!).assumingMemoryBound(to: UInt8.self)
+        table = classes
     }
 
     @inline(__always) func isClass(_ classes: HandParsers.ByteClass, at index: Int) -> Bool {
@@ -159,7 +162,9 @@ enum HandHeader: Sendable {
 
     /// The header at `start`, or nil when the line is not in the format (a definite answer, as the pattern's).
     /// `tail` remembers the last header's process and ids: a line with the same bytes there is not scanned again.
-    func parse(_ line: UnsafeRawBufferPointer, from start: Int, tail: inout HeaderTail) -> LineHeader? {
+    /// `classes` is `HandParsers.byteClasses` (see `ClassScanner`).
+    func parse(_ line: UnsafeRawBufferPointer, from start: Int, tail: inout HeaderTail,
+               classes: UnsafePointer<UInt8> = HandParsers.byteClasses) -> LineHeader? {
         // \d{4}-\d\d-\d\d then ' ' (modern: [ T]) then \d\d:\d\d:\d\d, at fixed places.
         guard line.count - start >= 19, let base = line.baseAddress else { return nil }
         let separator = base.load(fromByteOffset: start + 10, as: UInt8.self)
@@ -187,7 +192,7 @@ enum HandHeader: Sendable {
             }
         }
         let time = start..<s.index
-        let l = ClassScanner(line)
+        let l = ClassScanner(line, classes: classes)
         let limit = line.count
         let triesTail = tail.takesPart()
         if triesTail, let known = tail.match(line, at: s.index) {
@@ -411,8 +416,10 @@ enum HandMessageMatch: Equatable {
 
     /// Mirrors branches 3–5 of `MessageParser.pattern` for messages that start with a name character; the others
     /// (`<Module.Class: 0x…>`, `-[Class sel]`, `[Class …]`) are left undecided.
-    static func match(_ line: UnsafeRawBufferPointer, from start: Int, to limit: Int) -> HandMessageMatch {
-        let l = ClassScanner(line)
+    /// `classes` is `HandParsers.byteClasses` (see `ClassScanner`).
+    static func match(_ line: UnsafeRawBufferPointer, from start: Int, to limit: Int,
+                      classes: UnsafePointer<UInt8> = HandParsers.byteClasses) -> HandMessageMatch {
+        let l = ClassScanner(line, classes: classes)
         var i = l.skip(.space, from: start, to: limit)
         guard i < limit, l.isClass(.nameStart, at: i) else { return .undecided }
         // (name): [A-Za-z_][\w.]* — greedy, and nothing after it could be part of a shorter one.

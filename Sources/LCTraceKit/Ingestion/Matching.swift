@@ -122,6 +122,7 @@ final class HandHeaderMatcher: LineMatcher {
     /// pointer that never changes, not through a stored property (whose exclusive access would be checked at run time,
     /// the parse being a call).
     private let tail = UnsafeMutablePointer<HeaderTail>.allocate(capacity: 1)
+    private let byteClasses = HandParsers.byteClasses
 
     init(_ header: HandHeader) {
         self.header = header
@@ -132,7 +133,7 @@ final class HandHeaderMatcher: LineMatcher {
 
     @inline(__always)
     func match(_ line: UnsafeRawBufferPointer, in range: Range<Int>) -> MatchAnswer<LineHeader> {
-        header.parse(line, from: range.lowerBound, tail: &tail.pointee).map(MatchAnswer.matched) ?? .notMatched
+        header.parse(line, from: range.lowerBound, tail: &tail.pointee, classes: byteClasses).map(MatchAnswer.matched) ?? .notMatched
     }
 }
 
@@ -170,9 +171,11 @@ final class PCRE2MessageFormMatcher: LineMatcher {
 
 /// The hand-written message form matcher (`HandMessageMatch`): the forms that start with a name, without an address.
 final class HandMessageFormMatcher: LineMatcher {
+    private let byteClasses = HandParsers.byteClasses
+
     @inline(__always)
     func match(_ line: UnsafeRawBufferPointer, in range: Range<Int>) -> MatchAnswer<MessageForm> {
-        switch HandMessageMatch.match(line, from: range.lowerBound, to: range.upperBound) {
+        switch HandMessageMatch.match(line, from: range.lowerBound, to: range.upperBound, classes: byteClasses) {
         case let .matched(className, selector, end): .matched(MessageForm(className: className, selector: selector, end: end))
         case .none: .notMatched
         case .undecided: .undecided

@@ -85,6 +85,7 @@ public enum Callback: String, Sendable, CaseIterable, Codable {
         case view
     }
 
+    @inline(__always)
     public var family: Family {
         switch self {
         case .initialize, .loadView, .viewDidLoad, .viewWillAppear, .viewIsAppearing, .viewDidAppear,
@@ -135,6 +136,7 @@ public enum Callback: String, Sendable, CaseIterable, Codable {
     }
 
     /// Containment callbacks: a controller that logs one is a child of a custom container.
+    @inline(__always)
     public var isContainmentCallback: Bool {
         switch self {
         case .willMoveToParentViewController, .didMoveToParentViewController, .beginAppearanceTransition, .endAppearanceTransition:
@@ -144,6 +146,7 @@ public enum Callback: String, Sendable, CaseIterable, Codable {
     }
 
     /// For a notice UIKit prints about a controller, the rule it is reported under; nil for everything else.
+    @inline(__always)
     public var noticeRule: Rule? {
         switch self {
         case .unbalancedAppearanceNotice: return .unbalancedAppearanceTransition
@@ -159,9 +162,11 @@ public enum Callback: String, Sendable, CaseIterable, Codable {
     }
 
     /// init and dealloc: every class has them, so a class seen only with these is not known to be a view controller.
+    @inline(__always)
     public var isSharedWithOtherClasses: Bool { self == .initialize || self == .dealloc }
 
     /// The callbacks that begin a controller's (view's) life: init, loadView, viewDidLoad.
+    @inline(__always)
     public var beginsLife: Bool {
         switch self {
         case .initialize, .loadView, .viewDidLoad: return true
@@ -170,6 +175,7 @@ public enum Callback: String, Sendable, CaseIterable, Codable {
     }
 
     /// The four callbacks that bracket an appearance change; transitions are built from these.
+    @inline(__always)
     public var isAppearanceCallback: Bool {
         switch self {
         case .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear: return true
