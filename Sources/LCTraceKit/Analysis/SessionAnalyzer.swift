@@ -429,17 +429,17 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         var closed: [ClosedTransition] = []
         swap(&closed, &closedTransitions)
         transitions.takeClosed(into: &closed)
-        // Oldest first, each moved off the end of the list rather than copied (a copy retains what it holds); a call
-        // seldom closes more than one.
-        if closed.count > 1 { closed.reverse() }
-        while let transition = closed.popLast() { transitionClosed(transition) }
+        // Oldest first, each acted on where it is in the list: a copy would retain what it holds, and moving one out
+        // copies its few hundred bytes. Then the list is emptied, keeping its memory.
+        for index in closed.indices { transitionClosed(&closed[index]) }
+        closed.removeAll(keepingCapacity: true)
         swap(&closed, &closedTransitions)
     }
 
     /// Acts on a transition that closed, after reporting the deviation its classification found, if any. It is named
     /// only where a name is read: when the report lists it (see `reportIsRead`), output streams it, or a finding names
     /// its controllers.
-    private func transitionClosed(_ transition: consuming ClosedTransition) {
+    private func transitionClosed(_ transition: inout ClosedTransition) {
         if let deviation = transition.deviation.take() { emit(deviation) }
         let listed = reportIsRead && transitionReports.count < limits.listedTransitions
         let report = listed || streamsLiveItems ? transition.report(self) : nil
@@ -452,13 +452,12 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
                                                             durationMs: durationMs, thresholdMs: threshold)
             emit(Deviation(rule: .slowTransition, line: named.endLine, subject: named.to ?? named.from, wording))
         }
-        let removal = transition.removal
-        if let controller = removal.left, phase(of: controller) != .dead {
+        if let controller = transition.removal.left, phase(of: controller) != .dead {
             leaks.arm(LeakWatch.Armed(controller: controller, line: transition.endLine, micros: transition.endMicros,
                                       kind: transition.kind))
         }
         // Taken off without a callback: checked when the session ends, never by the clock.
-        for controller in removal.silent where phase(of: controller) != .dead {
+        for controller in transition.removal.silent where phase(of: controller) != .dead {
             leaks.arm(LeakWatch.Armed(controller: controller, line: transition.endLine, micros: nil, kind: transition.kind, silent: true))
         }
         // Last, moved in: a copy would retain the names it holds.

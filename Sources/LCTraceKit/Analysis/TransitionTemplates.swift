@@ -244,42 +244,22 @@ public enum TransitionTemplates {
 
     /// The template a logged call of `kind` is held to.
     public static func declared(_ kind: TransitionKind) -> TransitionTemplate? {
-        declaredPosition(kind).map { all[$0] }
+        TemplateLookup.shared.declaredPosition(kind).map { all[$0] }
     }
 
-    /// The direction of the template a logged call of `kind` is held to (read in place: a copy of the template
-    /// would retain its steps, kinds and source for every transition).
+    /// The direction of the template a logged call of `kind` is held to.
     public static func direction(of kind: TransitionKind) -> TransitionTemplate.Direction? {
-        declaredPosition(kind).map { all[$0].direction }
+        TemplateLookup.shared.direction(of: kind)
     }
 
-    /// The position in `all` of the first template of `kind`: a look along a short list, cheaper than hashing the
-    /// kind (whose hash is its name's).
-    private static func declaredPosition(_ kind: TransitionKind) -> Int? {
-        all.withUnsafeBufferPointer { templates in templates.indices.first { templates[$0].kind == kind } }
-    }
-
-    /// Calls `body` with the position in `all` of each template of this shape, in table order, until it returns
-    /// false. A look along the templates' shapes (a few dozen words), without hashing the shape or building a list.
+    /// Calls `body` with the position in `all` of each template of this shape, in table order, until it returns false.
     static func forEachMatching(_ shape: TransitionShape, _ body: (Int) -> Bool) {
-        shapes.withUnsafeBufferPointer { shapes in
-            for position in shapes.indices where shapes[position] == shape {
-                guard body(position) else { return }
-            }
-        }
+        TemplateLookup.shared.forEachMatching(shape, body)
     }
-
-    /// Each template's shape, by position.
-    private static let shapes: [TransitionShape] = all.map { TransitionShape($0.steps) }
 
     /// Whether a logged call of `declared` may take this shape.
     public static func accepts(_ declared: TransitionKind, _ shape: TransitionShape) -> TransitionTemplate? {
-        var accepted: Int?
-        forEachMatching(shape) { position in
-            if all[position].satisfies.contains(declared) { accepted = position }
-            return accepted == nil
-        }
-        return accepted.map { all[$0] }
+        TemplateLookup.shared.accepting(declared, shape).map { all[$0] }
     }
 
     /// How far a shape goes along the templates: the start of one with two controllers, of a lone one, or of none.
@@ -305,5 +285,59 @@ public enum TransitionTemplates {
         all.map { template in
             zip(template.steps, observed).prefix { $0 == $1 }.count
         }.max() ?? 0
+    }
+}
+
+/// What classifying a transition reads of the templates, as lists by position in `TransitionTemplates.all`: each
+/// template's shape, kind, direction, requirement and the logged calls it satisfies. A transition tracker holds the
+/// lookup (`shared`), so that classifying a transition reads no lazily made static (each read of one checks that it
+/// was made) and copies no template.
+struct TemplateLookup {
+    static let shared = TemplateLookup(TransitionTemplates.all)
+
+    private let shapes: [TransitionShape]
+    let kinds: [TransitionKind]
+    let directions: [TransitionTemplate.Direction]
+    let requirements: [TransitionTemplate.Requirement]
+    private let satisfies: [Set<TransitionKind>]
+
+    private init(_ templates: [TransitionTemplate]) {
+        shapes = templates.map { TransitionShape($0.steps) }
+        kinds = templates.map(\.kind)
+        directions = templates.map(\.direction)
+        requirements = templates.map(\.requirement)
+        satisfies = templates.map(\.satisfies)
+    }
+
+    /// Calls `body` with the position of each template of this shape, in table order, until it returns false: a look
+    /// along the templates' shapes (a few dozen words), without hashing the shape or building a list.
+    @inline(__always)
+    func forEachMatching(_ shape: TransitionShape, _ body: (Int) -> Bool) {
+        shapes.withUnsafeBufferPointer { shapes in
+            for position in shapes.indices where shapes[position] == shape {
+                guard body(position) else { return }
+            }
+        }
+    }
+
+    /// The position of the first template of this shape that a logged call of `declared` may take; nil for none.
+    func accepting(_ declared: TransitionKind, _ shape: TransitionShape) -> Int? {
+        var accepted: Int?
+        forEachMatching(shape) { position in
+            if satisfies[position].contains(declared) { accepted = position }
+            return accepted == nil
+        }
+        return accepted
+    }
+
+    /// The position of the first template of `kind`: a look along a short list, cheaper than hashing the kind (whose
+    /// hash is its name's).
+    func declaredPosition(_ kind: TransitionKind) -> Int? {
+        kinds.withUnsafeBufferPointer { kinds in kinds.indices.first { kinds[$0] == kind } }
+    }
+
+    /// The direction of the template a logged call of `kind` is held to.
+    func direction(of kind: TransitionKind) -> TransitionTemplate.Direction? {
+        declaredPosition(kind).map { directions[$0] }
     }
 }

@@ -101,11 +101,13 @@ struct TransitionTracker {
         var hasBothRoles: Bool { participants.contains { $0.role == .outgoing } && participants.contains { $0.role == .incoming } }
         var observed: [TransitionStep] { steps.map { TransitionStep(role: role(of: $0.controller)!, callback: $0.callback) } }
 
+        @inline(__always)
         func role(of controller: Int) -> TransitionRole? {
             participants.first { $0.controller == controller }?.role
         }
 
         /// The first controller in `role`, and how many take that role.
+        @inline(__always)
         func side(_ role: TransitionRole) -> (first: Int?, count: Int) {
             var side: (first: Int?, count: Int) = (nil, 0)
             for participant in participants where participant.role == role {
@@ -122,6 +124,8 @@ struct TransitionTracker {
     }
 
     private var open = Open()
+    /// The templates, held: see `TemplateLookup`.
+    private let templates = TemplateLookup.shared
     /// The open transition's first step's time as logged, written at each transition's first step. Kept beside `open`
     /// rather than in it (as the steps keep no time): calling a method of `open` copies it, and a time is 121 bytes.
     private var openStartTime: TimeText?
@@ -187,7 +191,7 @@ struct TransitionTracker {
 
         if open.allAtRest(context) {
             if let declared = open.declared, !open.hasBothRoles,
-               TransitionTemplates.accepts(declared.kind, open.shape) == nil {
+               templates.accepting(declared.kind, open.shape) == nil {
                 open.waitingForOtherSide = true
             } else {
                 close(context)
@@ -220,7 +224,7 @@ struct TransitionTracker {
         var kind = TransitionKind.compound
         var deviation: Deviation?
         if outgoing.count + incoming.count == 1 || (from != nil && to != nil) {
-            (kind, deviation) = classify(open, from: from, to: to, context: context)
+            (kind, deviation) = classify(from: from, to: to, context: context)
         }
         handOpen(as: kind, outgoing: outgoing.first, incoming: incoming.first,
                  removal: record(kind, from: from, to: to, context: context), deviation: deviation)
@@ -239,15 +243,17 @@ struct TransitionTracker {
         open.reset()
     }
 
-    /// The transition's kind, and the deviation from its template when it broke one.
-    private func classify(_ current: Open, from: Int?, to: Int?, context: any TransitionContext) -> (kind: TransitionKind, deviation: Deviation?) {
-        if let declared = current.declared {
-            if let accepted = TransitionTemplates.accepts(declared.kind, current.shape) { return (accepted.kind, nil) }
+    /// The open transition's kind, and the deviation from its template when it broke one. Inlined into `close`, a
+    /// mutating method, which would otherwise hand it a copy of the whole tracker (and this a copy of the transition).
+    @inline(__always)
+    private func classify(from: Int?, to: Int?, context: any TransitionContext) -> (kind: TransitionKind, deviation: Deviation?) {
+        if let declared = open.declared {
+            if let accepted = templates.accepting(declared.kind, open.shape) { return (templates.kinds[accepted], nil) }
             var deviation: Deviation?
-            if !current.hadViolation, let template = TransitionTemplates.declared(declared.kind) {
-                let observed = current.observed
+            if !open.hadViolation, let template = TransitionTemplates.declared(declared.kind) {
+                let observed = open.observed
                 let index = zip(template.steps, observed).prefix { $0 == $1 }.count
-                let got = current.steps[min(index, current.steps.count - 1)]
+                let got = open.steps[min(index, open.steps.count - 1)]
                 let expected = index < template.steps.count ? describe(template.steps[index], from: from, to: to, context: context) : "no further callback"
                 let actual = "\(context.name(of: got.controller)) \(got.callback.rawValue)"
                 let wording = RuleCatalog.transitionOrderWording(declared: declared.kind, declaredLine: declared.line, expected: expected, actual: actual)
@@ -255,28 +261,27 @@ struct TransitionTracker {
             }
             return (declared.kind, deviation)
         }
-        // The shared table is read in place: a local copy would retain it (on every thread) for each transition.
         var candidates: (first: Int?, several: Bool) = (nil, false)
-        TransitionTemplates.forEachMatching(current.shape) { position in
-            guard holds(TransitionTemplates.all[position].requirement, from: from, to: to, context: context) else { return true }
+        templates.forEachMatching(open.shape) { position in
+            guard holds(templates.requirements[position], from: from, to: to, context: context) else { return true }
             if candidates.first == nil { candidates.first = position; return true }
             candidates.several = true
             return false
         }
-        guard let first = candidates.first.map({ TransitionTemplates.all[$0].kind }) else {
+        guard let first = candidates.first.map({ templates.kinds[$0] }) else {
             // One controller alone: its own automaton judges its order; only the exchange of two is a transition question.
             if from == nil || to == nil { return (to == nil ? .disappear : .appear, nil) }
-            return (.unrecognized, current.hadViolation ? nil : unrecognized(current, observed: current.observed, context: context))
+            return (.unrecognized, open.hadViolation ? nil : unrecognized(open, observed: open.observed, context: context))
         }
         // Several templates fit only for push/pop, pop-to-root and present/dismiss, which share their shapes.
         guard candidates.several, let from, let to else { return (first, nil) }
         // The history (or, without one, the incoming controller's newness) decides the direction.
-        let direction: TransitionTemplate.Direction = isReturn(from: from, to: to, at: current.steps[0].line, context: context) ? .backward : .forward
+        let direction: TransitionTemplate.Direction = isReturn(from: from, to: to, at: open.steps[0].line, context: context) ? .backward : .forward
         var chosen = first
-        TransitionTemplates.forEachMatching(current.shape) { position in
-            guard TransitionTemplates.all[position].direction == direction,
-                  holds(TransitionTemplates.all[position].requirement, from: from, to: to, context: context) else { return true }
-            chosen = TransitionTemplates.all[position].kind
+        templates.forEachMatching(open.shape) { position in
+            guard templates.directions[position] == direction,
+                  holds(templates.requirements[position], from: from, to: to, context: context) else { return true }
+            chosen = templates.kinds[position]
             return false
         }
         return (chosen, nil)
@@ -292,6 +297,7 @@ struct TransitionTracker {
                          RuleCatalog.transitionUnrecognizedWording(actual: actual, before: before))
     }
 
+    @inline(__always)
     private func holds(_ requirement: TransitionTemplate.Requirement, from: Int?, to: Int?, context: any TransitionContext) -> Bool {
         let lone = from ?? to
         switch requirement {
@@ -313,6 +319,7 @@ struct TransitionTracker {
 
     /// Whether the transition goes back: `to` is below `from` on a stack; or, when the stacks know neither, `to` is
     /// not a new controller.
+    @inline(__always)
     private func isReturn(from: Int, to: Int, at line: Int, context: any TransitionContext) -> Bool {
         if navigation.levels(from: from, backTo: to) != nil { return true }
         if navigation.knows(from) || navigation.knows(to) { return false }
@@ -324,7 +331,7 @@ struct TransitionTracker {
     /// one: the two trade places (a dismiss of a presented navigation controller whose root has the presenter's class
     /// reads, up to its third callback, like a pop to that root).
     private mutating func record(_ kind: TransitionKind, from: Int?, to: Int?, context: any TransitionContext) -> NavigationModel.Removal {
-        guard let direction = TransitionTemplates.direction(of: kind) else { return NavigationModel.Removal() }
+        guard let direction = templates.direction(of: kind) else { return NavigationModel.Removal() }
         if direction == .backward, let from, let to, let target = navigation.target(of: kind, leaving: from), target != to,
            context.areInterchangeable(target, to) {
             navigation.exchange(target, to)
