@@ -118,14 +118,14 @@ enum ControllerAutomaton {
     /// The outcome of `callback` in `phase`: the table's cell, else `callback-after-dealloc` for a dead
     /// instance, else legal with no change of phase.
     static func outcome(of callback: Callback, in phase: ControllerPhase) -> ControllerStepOutcome {
-        Cells.all.outcome(of: callback, in: phase)
+        Cells.shared.outcome(of: callback, in: phase)
     }
 
     /// `table` with its defaults filled in, as one flat array indexed by phase and callback: one load per callback.
-    /// Whatever steps an instance on every callback holds the cells (`InstanceRegistry`): reading the lazily made
-    /// static checks, on each read, that it was made.
+    /// `InstanceRegistry` holds it, so that stepping an instance on every callback skips the check, on each read of the
+    /// lazily made static, that it was made.
     struct Cells {
-        static let all = Cells()
+        static let shared = Cells()
         private let cells: [ControllerStepOutcome]
         private let callbackCount = Callback.allCases.count
 
@@ -154,7 +154,6 @@ enum ControllerAutomaton {
         .hidden: [.onAppear: .to(.visible)],
         .visible: [.onAppear: .violation(.viewAppearedTwice, next: .visible), .onDisappear: .to(.hidden)],
     ]
-
 }
 
 /// A per-controller deviation, with the facts its finding's message is written from.
@@ -235,11 +234,11 @@ struct ControllerLifecycle {
     }
 
     /// Takes the callback: moves the automaton, keeps the view-life facts, and records the instance's appearances in
-    /// its report, listing at most `listedAppearances`. Returns the deviation it was, if any. `automaton` is
-    /// `ControllerAutomaton.Cells.all`, held by the caller.
+    /// its report, listing at most `listedAppearances`. Returns the deviation it was, if any. `outcomes` is the
+    /// automaton's table (`ControllerAutomaton.Cells.shared`), held by the caller.
     mutating func take(_ callback: Callback, line: Int, micros: Int64?, listedAppearances: Int,
-                       report: inout ControllerReport, automaton: borrowing ControllerAutomaton.Cells) -> LifecycleViolation? {
-        let outcome = automaton.outcome(of: callback, in: phase)
+                       report: inout ControllerReport, outcomes: borrowing ControllerAutomaton.Cells) -> LifecycleViolation? {
+        let outcome = outcomes.outcome(of: callback, in: phase)
         let rule = judge(callback, outcome: outcome)
         let violation = rule.map { LifecycleViolation(rule: $0, callback: callback, phase: phase, earlier: appearanceWithoutLoad) }
         var flagged = false

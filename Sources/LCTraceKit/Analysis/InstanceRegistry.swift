@@ -185,8 +185,9 @@ struct InstanceRegistry {
     private var slots: [Slot] = []
     private var index = InstanceIndex()
     private let limits: SessionLimits
-    /// The per-instance automaton, held for `take`.
-    private let automaton = ControllerAutomaton.Cells.all
+    /// The controller automaton's table of outcomes (`ControllerAutomaton.Cells.shared`), held so that `take` skips the
+    /// lazily made static's check that it was made.
+    private let outcomes = ControllerAutomaton.Cells.shared
     /// Classes that logged a life's first callbacks (init, loadView, viewDidLoad) in the session.
     private var classesLoggingLoad = ClassTable(empty: false)
     /// Some controller logged viewDidLoad (or init/loadView) in this session.
@@ -407,7 +408,7 @@ struct InstanceRegistry {
         let wasVisible = lifecycles[instance].phase == .visible && !lifecycles[instance].isChild
         let violation = lifecycles[instance].take(callback, line: line, micros: micros,
                                                   listedAppearances: limits.appearancesPerController, report: &reports[instance],
-                                                  automaton: automaton)
+                                                  outcomes: outcomes)
         let isVisible = lifecycles[instance].phase == .visible && !lifecycles[instance].isChild
         // A SwiftUI view on screen is not a controller on screen: transitions between controllers do not count it.
         if isVisible != wasVisible, callback.family != .view { visibleNonChildren += isVisible ? 1 : -1 }

@@ -436,7 +436,8 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         swap(&closed, &closedTransitions)
     }
 
-    /// Acts on a transition that closed, after reporting the deviation its classification found, if any. It is named
+    /// Acts on a transition that closed, after reporting the deviation its classification found, if any (taken out of
+    /// it: the transition is left without one). It is named
     /// only where a name is read: when the report lists it (see `reportIsRead`), output streams it, or a finding names
     /// its controllers.
     private func transitionClosed(_ transition: inout ClosedTransition) {

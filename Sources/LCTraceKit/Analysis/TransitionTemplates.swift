@@ -252,11 +252,6 @@ public enum TransitionTemplates {
         TemplateLookup.shared.direction(of: kind)
     }
 
-    /// Calls `body` with the position in `all` of each template of this shape, in table order, until it returns false.
-    static func forEachMatching(_ shape: TransitionShape, _ body: (Int) -> Bool) {
-        TemplateLookup.shared.forEachMatching(shape, body)
-    }
-
     /// Whether a logged call of `declared` may take this shape.
     public static func accepts(_ declared: TransitionKind, _ shape: TransitionShape) -> TransitionTemplate? {
         TemplateLookup.shared.accepting(declared, shape).map { all[$0] }

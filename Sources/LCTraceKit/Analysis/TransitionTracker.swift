@@ -244,7 +244,7 @@ struct TransitionTracker {
     }
 
     /// The open transition's kind, and the deviation from its template when it broke one. Inlined into `close`, a
-    /// mutating method, which would otherwise hand it a copy of the whole tracker (and this a copy of the transition).
+    /// mutating method, which would otherwise hand it a copy of the whole tracker, the open transition with it.
     @inline(__always)
     private func classify(from: Int?, to: Int?, context: any TransitionContext) -> (kind: TransitionKind, deviation: Deviation?) {
         if let declared = open.declared {

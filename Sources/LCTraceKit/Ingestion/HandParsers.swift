@@ -59,12 +59,12 @@ struct ClassScanner {
     let base: UnsafePointer<UInt8>
     let table: UnsafePointer<UInt8>
 
-    /// `classes` is `HandParsers.byteClasses`: a matcher that scans every line keeps it and hands it in, since reading
-    /// the lazily made table checks, on each read, that it was made.
-    init(_ line: UnsafeRawBufferPointer, classes: UnsafePointer<UInt8> = HandParsers.byteClasses) {
+    /// `byteClasses` is `HandParsers.byteClasses`: a matcher that scans every line keeps it and hands it in, since
+    /// reading the lazily made table checks, on each read, that it was made.
+    init(_ line: UnsafeRawBufferPointer, byteClasses: UnsafePointer<UInt8> = HandParsers.byteClasses) {
         // An empty line may have no address; nothing is read from it then (every read is bounded by its count).
         base = (line.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!).assumingMemoryBound(to: UInt8.self)
-        table = classes
+        table = byteClasses
     }
 
     @inline(__always) func isClass(_ classes: HandParsers.ByteClass, at index: Int) -> Bool {
@@ -162,9 +162,9 @@ enum HandHeader: Sendable {
 
     /// The header at `start`, or nil when the line is not in the format (a definite answer, as the pattern's).
     /// `tail` remembers the last header's process and ids: a line with the same bytes there is not scanned again.
-    /// `classes` is `HandParsers.byteClasses` (see `ClassScanner`).
+    /// `byteClasses` is `HandParsers.byteClasses` (see `ClassScanner`).
     func parse(_ line: UnsafeRawBufferPointer, from start: Int, tail: inout HeaderTail,
-               classes: UnsafePointer<UInt8> = HandParsers.byteClasses) -> LineHeader? {
+               byteClasses: UnsafePointer<UInt8> = HandParsers.byteClasses) -> LineHeader? {
         // \d{4}-\d\d-\d\d then ' ' (modern: [ T]) then \d\d:\d\d:\d\d, at fixed places.
         guard line.count - start >= 19, let base = line.baseAddress else { return nil }
         let separator = base.load(fromByteOffset: start + 10, as: UInt8.self)
@@ -192,7 +192,7 @@ enum HandHeader: Sendable {
             }
         }
         let time = start..<s.index
-        let l = ClassScanner(line, classes: classes)
+        let l = ClassScanner(line, byteClasses: byteClasses)
         let limit = line.count
         let triesTail = tail.takesPart()
         if triesTail, let known = tail.match(line, at: s.index) {
@@ -416,10 +416,10 @@ enum HandMessageMatch: Equatable {
 
     /// Mirrors branches 3–5 of `MessageParser.pattern` for messages that start with a name character; the others
     /// (`<Module.Class: 0x…>`, `-[Class sel]`, `[Class …]`) are left undecided.
-    /// `classes` is `HandParsers.byteClasses` (see `ClassScanner`).
+    /// `byteClasses` is `HandParsers.byteClasses` (see `ClassScanner`).
     static func match(_ line: UnsafeRawBufferPointer, from start: Int, to limit: Int,
-                      classes: UnsafePointer<UInt8> = HandParsers.byteClasses) -> HandMessageMatch {
-        let l = ClassScanner(line, classes: classes)
+                      byteClasses: UnsafePointer<UInt8> = HandParsers.byteClasses) -> HandMessageMatch {
+        let l = ClassScanner(line, byteClasses: byteClasses)
         var i = l.skip(.space, from: start, to: limit)
         guard i < limit, l.isClass(.nameStart, at: i) else { return .undecided }
         // (name): [A-Za-z_][\w.]* — greedy, and nothing after it could be part of a shorter one.

@@ -133,7 +133,7 @@ final class HandHeaderMatcher: LineMatcher {
 
     @inline(__always)
     func match(_ line: UnsafeRawBufferPointer, in range: Range<Int>) -> MatchAnswer<LineHeader> {
-        header.parse(line, from: range.lowerBound, tail: &tail.pointee, classes: byteClasses).map(MatchAnswer.matched) ?? .notMatched
+        header.parse(line, from: range.lowerBound, tail: &tail.pointee, byteClasses: byteClasses).map(MatchAnswer.matched) ?? .notMatched
     }
 }
 
@@ -175,7 +175,7 @@ final class HandMessageFormMatcher: LineMatcher {
 
     @inline(__always)
     func match(_ line: UnsafeRawBufferPointer, in range: Range<Int>) -> MatchAnswer<MessageForm> {
-        switch HandMessageMatch.match(line, from: range.lowerBound, to: range.upperBound, classes: byteClasses) {
+        switch HandMessageMatch.match(line, from: range.lowerBound, to: range.upperBound, byteClasses: byteClasses) {
         case let .matched(className, selector, end): .matched(MessageForm(className: className, selector: selector, end: end))
         case .none: .notMatched
         case .undecided: .undecided
