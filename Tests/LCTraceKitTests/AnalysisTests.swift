@@ -264,6 +264,28 @@ import Testing
     }
 }
 
+@Suite struct ControllerIDTests {
+    /// An id is the class; then `@` and the address when the log names one (an empty one included); then `#` and the
+    /// ordinal when it is not the first: each number of digits, non-ASCII names, and every combination.
+    @Test func idsNameClassAddressAndOrdinal() {
+        let cases: [(className: String, address: String?, ordinal: Int, id: String)] = [
+            ("ListViewController", nil, 1, "ListViewController"),
+            ("ListViewController", nil, 2, "ListViewController#2"),
+            ("ListViewController", nil, 9, "ListViewController#9"),
+            ("ListViewController", nil, 10, "ListViewController#10"),
+            ("A", nil, 1_234_567_890, "A#1234567890"),
+            ("Shop.CartViewController", "0x7fa1c2d0", 1, "Shop.CartViewController@0x7fa1c2d0"),
+            ("Shop.CartViewController", "0x7fa1c2d0", 3, "Shop.CartViewController@0x7fa1c2d0#3"),
+            ("VueÉcranPrincipalController", "id-7", 12, "VueÉcranPrincipalController@id-7#12"),
+            ("X", "", 1, "X@"),
+            ("X", "", 100, "X@#100"),
+        ]
+        for entry in cases {
+            #expect(ControllerReport.id(className: entry.className, address: entry.address, ordinal: entry.ordinal) == entry.id)
+        }
+    }
+}
+
 @Suite struct ControllerAutomatonTests {
     @Test func flatTablesIndexByCaseOrder() {
         #expect(Callback.allCases.enumerated().allSatisfy { $0.offset == $0.element.ordinal })

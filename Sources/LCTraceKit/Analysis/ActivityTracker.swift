@@ -50,10 +50,12 @@ struct ActivityTracker {
         } else if launchLogged, !sawFinishLaunching, firstStateBeforeLaunch == nil, step != .willLaunch, step != .terminate {
             firstStateBeforeLaunch = (line, callback)
         }
-        deviations += mixedFamilies(step, isScene: isScene, line: line)
+        // Appended only when there is one: adding an empty list to the empty one still made a new one.
+        if let mixed = mixedFamilies(step, isScene: isScene, line: line) { deviations.append(mixed) }
 
         if isScene {
-            deviations += takeScene(step, callback: callback, line: line, message: message())
+            let sceneDeviations = takeScene(step, callback: callback, line: line, message: message())
+            if !sceneDeviations.isEmpty { deviations += sceneDeviations }
         } else {
             let result = ActivityAutomaton.step(step, from: appPhase)
             // A launch is "repeated" only after one was seen: state reached without one (a late log, or callbacks
@@ -104,15 +106,15 @@ struct ActivityTracker {
     }
 
     /// App-delegate activation callbacks and scene callbacks in one session (§2): reported once.
-    private mutating func mixedFamilies(_ step: ActivityStep, isScene: Bool, line: Int) -> [Deviation] {
+    private mutating func mixedFamilies(_ step: ActivityStep, isScene: Bool, line: Int) -> Deviation? {
         if isScene {
             if firstSceneCallback == nil { firstSceneCallback = line }
         } else if step.isStateChange {
             if firstAppStateChange == nil { firstAppStateChange = line }
         }
-        guard !reportedMixedFamilies, let app = firstAppStateChange, let scene = firstSceneCallback else { return [] }
+        guard !reportedMixedFamilies, let app = firstAppStateChange, let scene = firstSceneCallback else { return nil }
         reportedMixedFamilies = true
-        return [Deviation(rule: .appCallbacksWithScenes, line: line, subject: "AppDelegate",
-                          RuleCatalog.appCallbacksWithScenesWording(appLine: app, sceneLine: scene))]
+        return Deviation(rule: .appCallbacksWithScenes, line: line, subject: "AppDelegate",
+                         RuleCatalog.appCallbacksWithScenesWording(appLine: app, sceneLine: scene))
     }
 }

@@ -25,6 +25,7 @@ struct NavigationModel {
     private var active = 0
     private static let maxStacks = 32
     private static let maxLevels = 256
+    private static let levelsReserved = 4
     private static let maxRemoved = 4096
 
     /// How a controller left a stack in a backward transition, if it was not seen since.
@@ -229,7 +230,11 @@ struct NavigationModel {
 
     private mutating func newStack(root: Int?) -> Int {
         if stacks.count >= NavigationModel.maxStacks { dropStack(stacks.indices.first { $0 != active } ?? 0) }
-        stacks.append(root.map { [Level(controller: $0, arrival: nil)] } ?? [])
+        // Room for a few levels from the start: a stack made for one level grew twice as the next were pushed.
+        var levels: [Level] = []
+        levels.reserveCapacity(NavigationModel.levelsReserved)
+        if let root { levels.append(Level(controller: root, arrival: nil)) }
+        stacks.append(levels)
         return stacks.count - 1
     }
 
