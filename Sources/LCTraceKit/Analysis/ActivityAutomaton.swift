@@ -19,6 +19,10 @@ public enum ActivityPhase: String, Sendable, CaseIterable {
 
     /// The case's position in `allCases`, for table lookups.
     var ordinal: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
+
+    /// Out of the foreground (background) or at an end (terminated, disconnected): where a session may stop without
+    /// having been cut short.
+    var isBackgroundOrEnd: Bool { self == .background || self == .terminated || self == .disconnected }
 }
 
 /// The callbacks of the app-delegate and scene-delegate state machines, with the family difference removed.

@@ -28,9 +28,8 @@ struct ActivityTracker {
 
     /// The app is known to have left the foreground for good (background, terminated) or every scene has.
     var reachedBackgroundOrEnd: Bool {
-        let ended: Set<ActivityPhase> = [.background, .terminated, .disconnected]
-        if ended.contains(appPhase) { return true }
-        return !scenes.isEmpty && scenes.values.allSatisfy { ended.contains($0.report.finalPhase) }
+        if appPhase.isBackgroundOrEnd { return true }
+        return !scenes.isEmpty && scenes.values.allSatisfy { $0.report.finalPhase.isBackgroundOrEnd }
     }
 
     /// Takes one app-delegate or scene-delegate callback; returns the deviations it reveals. The message, with its

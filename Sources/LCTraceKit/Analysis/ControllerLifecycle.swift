@@ -184,8 +184,10 @@ struct ControllerLifecycle {
     private(set) var firstAppearanceLine: Int?
     /// Containment (§7): it logged willMove/didMove or begin/endAppearanceTransition, so it is a child.
     private(set) var isChild = false
-    /// The containment callbacks whose closing partner has not come yet.
-    private var openContainment: Set<Callback> = []
+    /// The containment pairs whose closing callback has not come yet: a bit each, by position in `containmentPairs`. A
+    /// plain value rather than a set, so that a lifecycle holds no storage of its own: a list of them is copied (each
+    /// identity reading copies the registry's) and freed without a walk through it.
+    private var openContainment: UInt8 = 0
 
     /// Containment pairs (§7): the closing callback needs an open one; a second opening is legal (for
     /// beginAppearanceTransition it cancels the first).
@@ -216,9 +218,9 @@ struct ControllerLifecycle {
         if let rule = callback.noticeRule { return rule }
         if callback == .viewDidLoad { return viewLoadRule(outcome: outcome) }
         if callback.isContainmentCallback {
-            let pair = ControllerLifecycle.containmentPairs.first { $0.close == callback }
-            guard let pair else { return nil }
-            return openContainment.contains(pair.open) ? nil : pair.rule
+            let pairs = ControllerLifecycle.containmentPairs
+            guard let position = pairs.firstIndex(where: { $0.close == callback }) else { return nil }
+            return openContainment & 1 << position != 0 ? nil : pairs[position].rule
         }
         if case .violation(let rule, _) = outcome { return rule }
         return nil
@@ -266,9 +268,9 @@ struct ControllerLifecycle {
 
     private mutating func takeContainment(_ callback: Callback) {
         isChild = true
-        for pair in ControllerLifecycle.containmentPairs {
-            if callback == pair.open { openContainment.insert(pair.open) }
-            if callback == pair.close { openContainment.remove(pair.open) }
+        for (position, pair) in ControllerLifecycle.containmentPairs.enumerated() {
+            if callback == pair.open { openContainment |= 1 << position }
+            if callback == pair.close { openContainment &= ~(1 << position) }
         }
     }
 
