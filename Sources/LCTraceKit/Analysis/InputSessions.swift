@@ -184,7 +184,7 @@ final class InputSessions: EventReceiver {
     /// Ends every open session, in the order they opened.
     private func closeAll() {
         for session in open { end(session.analyzer) }
-        open.removeAll()
+        open.removeAll(keepingCapacity: true)
         currentSession = nil
         currentPid = nil
     }
