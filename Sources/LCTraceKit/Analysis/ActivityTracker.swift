@@ -26,7 +26,8 @@ struct ActivityTracker {
 
     var sceneReports: [SceneReport] { scenes.values.map(\.report) }
 
-    /// The app is known to have left the foreground for good (background, terminated) or every scene has.
+    /// The app is known to have left the foreground (background) or ended (terminated, disconnected), or every scene
+    /// has.
     var reachedBackgroundOrEnd: Bool {
         if appPhase.isBackgroundOrEnd { return true }
         return !scenes.isEmpty && scenes.values.allSatisfy { $0.report.finalPhase.isBackgroundOrEnd }

@@ -267,6 +267,7 @@ struct ControllerLifecycle {
     }
 
     private mutating func takeContainment(_ callback: Callback) {
+        assert(ControllerLifecycle.containmentPairs.count <= UInt8.bitWidth, "more containment pairs than bits to keep them")
         isChild = true
         for (position, pair) in ControllerLifecycle.containmentPairs.enumerated() {
             if callback == pair.open { openContainment |= 1 << position }
