@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The performance benchmark: generates deterministic logs of realistic lifecycle traffic, then times lctrace
 # against GNU grep counting / printing the same lifecycle lines, alternating the commands and the input sizes
-# run by run, and prints medians, ratios and peak memory as a Markdown table. Exits 1 when a goal is missed:
+# run by run, and prints medians, ratios and peak memory as a Markdown table. Exits 1 when a timed command fails, and
+# when a goal is missed:
 #   - lctrace check                      <= 1.0 x  grep -cP PATTERN        (1 GiB)
 #   - lctrace --format ndjson            <= 1.5 x  grep -P PATTERN > file   (1 GiB)
 #   - a whole-device log (`log show --style compact`: other processes around the app, whose lines are 2 % of
@@ -134,14 +135,19 @@ if [ -d /dev/shm ] && [ -w /dev/shm ] && [ "${shm_room_kib:-0}" -gt $(( 3 * larg
 fi
 trap 'rm -f "$OUT"' EXIT
 # Runs the command once (the caller interleaves the commands), its output kept in $OUT; prints "seconds
-# peak-RSS-KiB". GNU time says "Command exited with non-zero status" on a line before its figure when the command
-# fails: the figure is the last line.
+# peak-RSS-KiB". Every command timed here exits 0 on these logs (lctrace's runs give no --fail-on but never; grep
+# finds lines in each): one that does not timed a failure, not the work, and the benchmark stops and says which.
+# (Called in a command substitution, the exit ends the substitution, whose status ends the script under `set -e`.)
 measure() {
-    local start
+    local start status=0
     clock
     start=$REPLY
-    "$TIME" -f "%M" -o "$DATA/time.tmp" "$@" > "$OUT"
+    "$TIME" -f "%M" -o "$DATA/time.tmp" "$@" > "$OUT" || status=$?
     clock
+    if [ "$status" -ne 0 ]; then
+        echo "benchmark: '$*' exited with status $status; its time is not a measure" >&2
+        exit 1
+    fi
     awk -v start="$start" -v end="$REPLY" -v d="$RSS_DIVISOR" '{ rss = $1 } END { printf "%.4f %d\n", (end - start) / 1e6, rss / d }' "$DATA/time.tmp"
 }
 
