@@ -286,6 +286,28 @@ import Testing
     }
 }
 
+@Suite struct ContainmentPairTests {
+    /// Both containment pairs open and close in the same controller, interleaved: each closing callback is legal while
+    /// its own pair is open, and the second close of each is flagged at its line, whatever the other pair's state.
+    @Test func eachPairIsKeptApart() throws {
+        let text = """
+            ContainerViewController viewDidLoad()
+            ChildViewController willMove(toParent:)
+            ChildViewController beginAppearanceTransition(_:animated:)
+            ChildViewController viewDidLoad()
+            ChildViewController viewWillAppear(_:)
+            ChildViewController viewDidAppear(_:)
+            ChildViewController endAppearanceTransition()
+            ChildViewController didMove(toParent:)
+            ChildViewController endAppearanceTransition()
+            ChildViewController didMove(toParent:)
+            """
+        let result = try analyze(text: text)
+        #expect(result.findings.map(\.rule) == [.unbalancedAppearanceTransition, .didMoveWithoutWillMove])
+        #expect(result.findings.map(\.line) == [9, 10])
+    }
+}
+
 @Suite struct ControllerAutomatonTests {
     @Test func flatTablesIndexByCaseOrder() {
         #expect(Callback.allCases.enumerated().allSatisfy { $0.offset == $0.element.ordinal })
