@@ -470,6 +470,29 @@ func generatedLog(bytes: String, seed: Int, format: String, options: [String] = 
         }
     }
 
+    /// A worker reads a section into memory when it is at most twice the nominal size, and reads a longer one from
+    /// the file: sections of 1 KiB are each a launch of several kilobytes (read from the file), sections of 64 KiB
+    /// hold a few launches and end a launch past the nominal end (read into memory). Both give the one-job report.
+    @Test func sectionsReadIntoMemoryOrFromTheFileGiveTheSameReport() throws {
+        let log = try generatedLog(bytes: "1200K", seed: 24, format: "nslog-classic", options: ["--traffic", "plant"])
+        for sectionBytes in [1024, 64 << 10] {
+            let planner = LaunchBoundaryPlanner(path: log, lineFormat: .automatic, sectionBytes: sectionBytes, maxLineBytes: 64 << 10)
+            var sizes: [Int] = []
+            _ = planner.plan { sizes.append($0.count); return true }
+            #expect(sizes.count > 8, "sections of \(sectionBytes)")
+            if sectionBytes == 1024 {
+                #expect(sizes.allSatisfy { $0 > 2 * sectionBytes }, "every section read from the file")
+            } else {
+                #expect(sizes.allSatisfy { $0 <= 2 * sectionBytes }, "every section read into memory")
+            }
+            for format in ["text", "json", "ndjson"] {
+                let one = try analysisReport(of: log, jobs: 1, format: format, keepEvents: format != "ndjson", sectionBytes: sectionBytes)
+                let two = try analysisReport(of: log, jobs: 2, format: format, keepEvents: format != "ndjson", sectionBytes: sectionBytes)
+                #expect(one == two, "\(format), sections of \(sectionBytes)")
+            }
+        }
+    }
+
     /// Reports made of findings and the run's summary read no session report: a parallel run's workers hand on each
     /// session's counts alone. The reports and the summary line are the same as with one job, several reporters in one
     /// pass (one of which reads sessions) included.

@@ -437,17 +437,32 @@ import PCRE2
         return sections
     }
 
+    /// The planner's sections, each numbered from the lines the sections before it hold, as a worker counts them in
+    /// memory (`NewlineCounter.lineBreakCount`) or, for a section too long for its memory, from the file.
     func plannedSections(of path: String, sectionBytes: Int, maxLineBytes: Int, chunkBytes: Int) -> [String] {
         var planner = LaunchBoundaryPlanner(path: path, lineFormat: .fixed(.nslogClassic), sectionBytes: sectionBytes,
                                             maxLineBytes: maxLineBytes)
         planner.chunkBytes = chunkBytes
+        guard let bytes = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) else { return ["unreadable"] }
         var sections: [String] = []
-        let last = planner.plan { section in
-            sections.append("\(section.bytes!.lowerBound)..<\(section.bytes!.upperBound) from line \(section.firstLine)")
+        var firstLine = 1
+        let fd = open(path, O_RDONLY)
+        var counter = NewlineCounter(fileDescriptor: fd, chunkBytes: chunkBytes)
+        defer {
+            counter.deallocate()
+            close(fd)
+        }
+        let last = planner.plan { range in
+            sections.append("\(range.lowerBound)..<\(range.upperBound) from line \(firstLine)")
+            let inMemory = bytes[range].withUnsafeBytes { NewlineCounter.lineBreakCount(in: $0) }
+            counter.seek(to: range.lowerBound)
+            let fromFile = try? counter.count(upTo: range.upperBound)
+            if fromFile != inMemory { sections.append("counted \(inMemory) lines in memory, \(fromFile ?? -1) from the file") }
+            firstLine += inMemory
             return true
         }
         switch last {
-        case .rest(let section): sections.append("rest \(section.bytes!.lowerBound)..<\(section.bytes!.upperBound) from line \(section.firstLine)")
+        case .rest(let start): sections.append("rest \(start)..<\(bytes.count) from line \(firstLine)")
         case .end: sections.append("end")
         case .failed(let failure): sections.append("failed: \(failure)")
         case .section: sections.append("a section as the last result")

@@ -89,6 +89,38 @@ import Testing
         }
     }
 
+    /// Lines read from bytes already in memory (a section a worker read) are the lines read from the file, and
+    /// their count is the count of line breaks a worker numbers the next section by.
+    @Test func linesInMemoryAreTheLinesOfTheFile() throws {
+        var texts = Self.mixedTexts()
+        texts += [[], Array("\r".utf8), Array("\r\n".utf8), Array("no break".utf8), Array("a\r\rb\r".utf8)]
+        for (number, text) in texts.enumerated() {
+            for maxLineBytes in [3, 64] {
+                let expected = Self.referenceLines(text, maxLineBytes: maxLineBytes)
+                var read: [(String, Bool)] = []
+                var offsets: [Int] = []
+                try text.withUnsafeBytes { bytes in
+                    let reader = LineReader(.memory(bytes, offset: 1000), maxLineBytes: maxLineBytes)
+                    try reader.forEachLine { line, truncated in
+                        read.append((String(decoding: line, as: UTF8.self), truncated))
+                        offsets.append(reader.lineOffset)
+                    }
+                    #expect(reader.bytesRead == text.count)
+                }
+                let differing = Self.firstDifference(read, expected)
+                #expect(differing == nil, "text \(number), max \(maxLineBytes): \(differing ?? "")")
+                // Each line's offset is where it starts in the text, counted from the offset given.
+                #expect(offsets.first.map { $0 == 1000 } ?? true, "text \(number)")
+                #expect(offsets == offsets.sorted(), "text \(number)")
+            }
+            // Every line of a text ending in a break ends in one: as many lines as breaks; otherwise one more.
+            let lines = Self.referenceLines(text, maxLineBytes: 64).count
+            let endsInBreak = text.last == 0x0A || text.last == 0x0D
+            let counted = text.withUnsafeBytes { NewlineCounter.lineBreakCount(in: $0) }
+            #expect(counted == (endsInBreak || text.isEmpty ? lines : lines - 1), "text \(number)")
+        }
+    }
+
     /// A line over the limit whose newline is in the same read is cut too, exactly as one whose newline comes later.
     @Test func anOverlongLineIsCutWhenItsNewlineIsInTheBuffer() throws {
         let long = String(repeating: "x", count: 100)

@@ -107,14 +107,15 @@ func lctraceInShell(_ command: String, arguments: [String] = [], directory: URL 
 }
 
 /// A report of `path` made in process, the way the differential tests compare them: with or without the
-/// hand-written matchers, on one thread or in sections of 1 KiB on several, as text, JSON or JSON Lines.
+/// hand-written matchers, on one thread or in sections of 1 KiB (or `sectionBytes`) on several, as text, JSON or JSON Lines.
 func analysisReport(of path: String, choice: LineFormatChoice = .automatic, handParsers: Bool = true, jobs: Int = 1,
-                    format: String = "json", keepEvents: Bool = true, processes: [String] = []) throws -> String {
+                    format: String = "json", keepEvents: Bool = true, processes: [String] = [],
+                    sectionBytes: Int = 1024) throws -> String {
     var options = AnalysisOptions()
     options.lineFormat = choice
     options.processFilter = ProcessFilter(names: processes, pids: [])
     options.matchers = handParsers ? .fastPath : .exactOnly
-    options.sectionBytes = 1024
+    options.sectionBytes = sectionBytes
     options.keepEvents = keepEvents
     let output = Output()
     let sink: any Reporter = switch format {

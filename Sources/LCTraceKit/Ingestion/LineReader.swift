@@ -1,5 +1,6 @@
 /// Reads a file descriptor in large chunks and hands out its lines as byte buffers, without ever holding the
-/// whole input: memory is one chunk plus the longest kept line. Lines end at `\n`, `\r\n` or a lone `\r` (old Mac
+/// whole input: memory is one chunk plus the longest kept line. It also hands out the lines of bytes already in
+/// memory (a section of a file a worker read), where they are. Lines end at `\n`, `\r\n` or a lone `\r` (old Mac
 /// OS files); the last line may lack its line break. A line longer than `maxLineBytes` is cut to that length (the rest is
 /// discarded up to the next newline) and reported as truncated. An input that starts with the gzip magic number is
 /// inflated as it is read (`GzipInflater`); the lines are those of the inflated text. A followed file
@@ -15,7 +16,13 @@ public final class LineReader {
     private var restarting = false
     private let maxLineBytes: Int
     private let capacity: Int
+    /// The most bytes one read asks for: `chunkBytes` (the buffer has room for more, for a kept partial line).
+    private let readBytes: Int
     private let buffer: UnsafeMutablePointer<UInt8>
+    /// Set when the input is bytes already in memory (`LineInput.memory`): `buffer` is theirs, `capacity` bytes all
+    /// held from the start, and nothing is read.
+    private let readsMemory: Bool
+    private let ownsBuffer: Bool
     /// Where the next read starts and where reading stops, when only a byte range of a file is read (`pread`).
     private var nextOffset: Int?
     private let endOffset: Int?
@@ -33,6 +40,7 @@ public final class LineReader {
 
     init(_ input: LineInput, maxLineBytes: Int = LineReader.defaultMaxLineBytes, chunkBytes: Int = LineReader.defaultChunkBytes) {
         var range: Range<Int>?
+        self.maxLineBytes = max(1, maxLineBytes)
         switch input {
         case .descriptor(let fd, let byteRange):
             self.fd = fd
@@ -41,18 +49,36 @@ public final class LineReader {
         case .followed(let file):
             self.fd = -1
             self.followed = file
+        case .memory(let bytes, let offset):
+            // The lines are handed out where they are: no byte is read or copied.
+            self.fd = -1
+            self.followed = nil
+            self.nextOffset = nil
+            self.endOffset = nil
+            self.bufferOffset = offset
+            self.lookedForGzip = true
+            self.capacity = bytes.count
+            self.readBytes = 0
+            self.readsMemory = true
+            self.bytesRead = bytes.count
+            let base = bytes.baseAddress.map { UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: UInt8.self)) }
+            self.ownsBuffer = base == nil
+            self.buffer = base ?? .allocate(capacity: 1)
+            return
         }
         self.nextOffset = range?.lowerBound
         self.endOffset = range?.upperBound
         self.bufferOffset = range?.lowerBound ?? 0
         self.lookedForGzip = range != nil
-        self.maxLineBytes = max(1, maxLineBytes)
         // Room for a read of `chunkBytes` after a kept partial line and a last `\r` (maybe half of a `\r\n`).
         self.capacity = max(chunkBytes, self.maxLineBytes) + self.maxLineBytes + 1
+        self.readBytes = max(chunkBytes, 1)
         self.buffer = .allocate(capacity: capacity)
+        self.readsMemory = false
+        self.ownsBuffer = true
     }
 
-    deinit { buffer.deallocate() }
+    deinit { if ownsBuffer { buffer.deallocate() } }
 
     /// Total bytes read so far.
     public private(set) var bytesRead = 0
@@ -78,13 +104,13 @@ public final class LineReader {
     @inline(__always)
     private func readLines(_ body: (UnsafeRawBufferPointer, _ truncated: Bool) throws -> Void) throws {
         var start = 0  // first unconsumed byte
-        var end = 0  // end of valid data
+        var end = readsMemory ? capacity : 0  // end of valid data
         var scanFrom = 0  // where the `\n` search resumes: there is none in start..<scanFrom
         // The first `\r` at or after `start`, or `end` when there is none: found once per read, so that a log
         // without any costs one search of each read, and the lines of one with `\r\n` one search each.
-        var carriageReturn = 0
+        var carriageReturn = readsMemory ? firstCarriageReturn(from: 0, to: end) : 0
         var discarding = false  // inside the unkept tail of an over-long line
-        var eof = false
+        var eof = readsMemory
 
         while true {
             var newline = end
@@ -128,7 +154,7 @@ public final class LineReader {
                     start = 0
                 }
                 if StopRequest.isRequested { eof = true; continue }
-                let count = try readText(into: buffer + end, max: capacity - end)
+                let count = try readText(into: buffer + end, max: Swift.min(capacity - end, readBytes))
                 if count > 0 {
                     if carriageReturn == end { carriageReturn = firstCarriageReturn(from: end, to: end + count) }
                     end += count
@@ -229,6 +255,9 @@ enum LineInput {
     case descriptor(Int32, range: Range<Int>?)
     /// A file followed as `tail -F` does.
     case followed(FollowedFile)
+    /// Bytes already in memory, the input's bytes from `offset` on (its line offsets count from there): the whole
+    /// input, ending at the end of the bytes. They must stay valid while the reader reads them.
+    case memory(UnsafeRawBufferPointer, offset: Int)
 }
 
 /// Counts and finds line breaks in a file, read in large chunks at explicit offsets: what a reader that needs only
@@ -343,6 +372,21 @@ struct NewlineCounter {
             bufferCount = count
             return true
         }
+    }
+
+    /// The line breaks in `bytes` as the line reader finds them: `\n`, `\r\n` as one, and a lone `\r` (one at the
+    /// very end counts: what follows it is not there).
+    static func lineBreakCount(in bytes: UnsafeRawBufferPointer) -> Int {
+        let breaks = lineBreaks(in: bytes)
+        guard breaks.hasCarriageReturn, let base = bytes.baseAddress else { return breaks.newlines }
+        var total = breaks.newlines
+        var at = 0
+        while at < bytes.count, let found = RawBytes.firstOffset(of: 0x0D, in: base + at, count: bytes.count - at) {
+            let index = at + found
+            if index + 1 == bytes.count || bytes[index + 1] != 0x0A { total += 1 }
+            at = index + 1
+        }
+        return total
     }
 
     /// The `\n` bytes in `bytes`, counted sixteen at a time: each lane of a vector counts the newlines at its place,

@@ -141,12 +141,18 @@ public final class Analyzer: AnalysisOutput {
 
     /// Analyses the lines of `section` (the whole input by default) without opening or closing the input in the reports.
     /// With `follow`, the descriptor is followed (it is watched for truncation; there is no path to watch).
+    /// `text`: the section's bytes, already read into memory (the lines are read from there, not from the descriptor).
     /// `endingOnFailure`: a failure part way closes the sessions read so far and is thrown as `InputEndedEarly`.
-    func analyzeSection(fileDescriptor fd: Int32, name: String, section: InputSection,
-                        knowledge: InputKnowledge, endingOnFailure: Bool = false) throws -> InputSummary {
-        let input: LineInput = options.follow && section.bytes == nil
-            ? .followed(FollowedFile(fileDescriptor: fd, name: name, notice: notice))
-            : .descriptor(fd, range: section.bytes)
+    func analyzeSection(fileDescriptor fd: Int32, name: String, section: InputSection, knowledge: InputKnowledge,
+                        text: UnsafeRawBufferPointer? = nil, endingOnFailure: Bool = false) throws -> InputSummary {
+        let input: LineInput
+        if let text {
+            input = .memory(text, offset: section.bytes?.lowerBound ?? 0)
+        } else if options.follow && section.bytes == nil {
+            input = .followed(FollowedFile(fileDescriptor: fd, name: name, notice: notice))
+        } else {
+            input = .descriptor(fd, range: section.bytes)
+        }
         return try analyzeLines(of: input, name: name, firstLine: section.firstLine, knowledge: knowledge, endingOnFailure: endingOnFailure)
     }
 

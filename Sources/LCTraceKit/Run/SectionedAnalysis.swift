@@ -10,6 +10,11 @@ struct InputSection: Sendable {
 /// session spans two sections), the sections are analysed on up to N threads and replayed in order with sessions
 /// renumbered, as `--jobs` does with several files.
 ///
+/// Each worker reads its section into memory, counts its lines, and learns its first line's number when the sections
+/// before it are counted (`SectionLineNumbers`). The planner that cuts the file reads only the lines after each
+/// section's nominal end, up to a launch: a few kilobytes a section are read twice, not the whole file (a section
+/// too long for a worker's memory is read from the file twice, to count its lines and to analyse them).
+///
 /// One thing crosses sessions: whether a class logs dealloc anywhere earlier in the input (the leak rule's
 /// severity). A section is analysed knowing what the sections replayed before it was dispatched showed; if it asked
 /// about a class that an earlier section, replayed since, showed to log dealloc, its answer may have been wrong, and
@@ -39,8 +44,16 @@ extension Analyzer {
         // ahead while the replaying thread waits for an earlier one: with one spare section in all, the workers sat
         // idle for about a tenth of a 1 GiB run.
         let pool = OrderedWorkPool<SectionResult>(concurrency: jobs, window: 2 * jobs + 2)
-        // Whatever ends this run (an error included), the planner stops and the sections not started are dropped.
-        defer { pool.stop() }
+        let numbers = SectionLineNumbers()
+        // A section is read into memory when it is at most twice the nominal size (most are a little over it): the
+        // memory is kept from one section to the next, one per worker at work.
+        let memories = RecyclingPool { SectionMemory(capacity: 2 * sectionBytes) }
+        // Whatever ends this run (an error included), the planner stops, the sections not started are dropped, and
+        // the workers waiting for their first line's number stop waiting.
+        defer {
+            pool.stop()
+            numbers.stop()
+        }
         // The classes known to log dealloc from the sections replayed so far: what a section starts out knowing.
         let known = Lock<Set<String>>([])
         let ahead = renderingAhead
@@ -50,14 +63,17 @@ extension Analyzer {
         pool.startProducer {
             let planner = LaunchBoundaryPlanner(path: path, lineFormat: choice, sectionBytes: sectionBytes, maxLineBytes: maxLineBytes,
                                                 processFilter: processFilter)
-            let last = planner.plan { section in
-                pool.submit {
+            var index = 0
+            let last = planner.plan { bytes in
+                let planned = PlannedSection(index: index, bytes: bytes)
+                index += 1
+                return pool.submit {
                     let seed = known.withLock { $0 }
-                    let recording = parsers.using { messageParser, headerRecognizer in
-                        Recording.analyzing(section, of: path, name: source.name, options: sectionOptions, seed: seed,
-                                            ahead: ahead, messageParser: messageParser, headerRecognizer: headerRecognizer)
+                    return parsers.using { messageParser, headerRecognizer in
+                        Recording.analyzing(planned, of: path, name: source.name, options: sectionOptions, seed: seed,
+                                            ahead: ahead, numbers: numbers, memories: memories,
+                                            messageParser: messageParser, headerRecognizer: headerRecognizer)
                     }
-                    return .section(section, recording)
                 }
             }
             pool.submit(result: last)
@@ -66,6 +82,7 @@ extension Analyzer {
         beginInput(source.name)
         var input = InputSummary(name: source.name, format: LineFormat.bare.name)
         var knowledge = InputKnowledge()
+        var replayedSections = 0
         func analyzeHere(_ section: InputSection) throws {
             knowledge = InputKnowledge(facts: knowledge.facts)
             input.add(try analyzeSection(fileDescriptor: fd, name: source.name, section: section, knowledge: knowledge))
@@ -83,10 +100,13 @@ extension Analyzer {
                 } else {
                     try analyzeHere(section)
                 }
+                replayedSections += 1
                 let replayed = knowledge.facts
                 known.withLock { $0 = replayed }
-            case .rest(let section):
-                try analyzeHere(section)
+            case .rest(let start):
+                // Every section before it is replayed, so counted: its first line's number is known.
+                guard let firstLine = numbers.firstLine(ofSection: replayedSections) else { break reading }
+                try analyzeHere(InputSection(bytes: start..<Int.max, firstLine: firstLine))
                 break reading
             case .end:
                 break reading
@@ -99,19 +119,97 @@ extension Analyzer {
     }
 }
 
+/// A section as the planner cuts it: its place in the file's order and its bytes. Its first line's number is learnt
+/// by the worker that analyses it.
+struct PlannedSection: Sendable {
+    var index: Int
+    var bytes: Range<Int>
+}
+
 /// What the planner hands to the replaying thread, in order.
 enum SectionResult {
     case section(InputSection, Recording)
-    /// No `main()` line came soon enough after this section's nominal end: the rest is analysed in order, in one piece.
-    case rest(InputSection)
+    /// No `main()` line came soon enough after this offset's nominal end, or the file ended first: the rest of the
+    /// file from this offset is analysed in order, in one piece.
+    case rest(from: Int)
+    /// The run stopped: the planner's handing in was refused, or a worker's wait for its first line ended.
     case end
     case failed(InputFailure)
 }
 
+/// The number of each section's first line, for the workers that analyse the sections of one file at once. A worker
+/// counts the lines of its section and hands the count in, then waits until every section before its own is counted.
+/// Sections are started in order and each is counted before its worker waits, so every wait ends, or the run stops
+/// (`stop`) and the waits end without a number.
+final class SectionLineNumbers: @unchecked Sendable {
+    private struct State {
+        /// Counts handed in before those of every earlier section, by section.
+        var early: [Int: Int] = [:]
+        /// The first line of each section up to the first one not counted (whose first line is known too): eight bytes
+        /// a section.
+        var firstLines = [1]
+        var stopped = false
+    }
+
+    private let state = Lock(State())
+
+    /// Section `index` has `lines` lines (line breaks: it ends where the next section starts).
+    func counted(section index: Int, lines: Int) {
+        state.withLock { state in
+            state.early[index] = lines
+            while let lines = state.early.removeValue(forKey: state.firstLines.count - 1) {
+                state.firstLines.append(state.firstLines[state.firstLines.count - 1] + lines)
+            }
+        }
+    }
+
+    /// The number of section `index`'s first line, once every section before it is counted; nil when the run stops
+    /// first.
+    func firstLine(ofSection index: Int) -> Int? {
+        state.withLock(when: { $0.stopped || $0.firstLines.count > index }) { state in
+            state.firstLines.count > index ? state.firstLines[index] : nil
+        }
+    }
+
+    /// Ends every wait, now and later.
+    func stop() {
+        state.withLock { $0.stopped = true }
+    }
+}
+
+/// Memory a worker reads a whole section into, kept for the worker that analyses the next one.
+final class SectionMemory: @unchecked Sendable {
+    let capacity: Int
+    private let bytes: UnsafeMutableRawPointer
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 1)
+        bytes = .allocate(byteCount: self.capacity, alignment: 16)
+    }
+
+    deinit { bytes.deallocate() }
+
+    /// The bytes of `range` of the file, read into this memory; nil, having read nothing, when the range is longer
+    /// than the memory. A file that is shorter now gives the bytes up to its end; after SIGINT or SIGTERM, none are
+    /// read (as the line reader ends its input).
+    func read(_ range: Range<Int>, of fd: Int32) throws -> UnsafeRawBufferPointer? {
+        guard range.count <= capacity else { return nil }
+        if StopRequest.isRequested { return UnsafeRawBufferPointer(start: bytes, count: 0) }
+        let count: Int
+        do {
+            count = try FileDescriptorIO.readFully(fd, into: UnsafeMutableRawBufferPointer(start: bytes, count: range.count),
+                                                   atOffset: range.lowerBound)
+        } catch {
+            throw InputError.readFailed(reason: error.description)
+        }
+        return UnsafeRawBufferPointer(start: bytes, count: count)
+    }
+}
+
 /// Finds the section boundaries of one file: the first `main()` line at or after every `sectionBytes`.
 ///
-/// Only the lines after each nominal end are looked at one by one. Up to there, the planner only counts newlines
-/// (every section needs the number of its first line), which is a small part of the cost of handing each line out.
+/// Only the lines after each nominal end are read, one by one, until a `main()` line: the rest of a section is read
+/// by the worker that analyses it.
 ///
 /// With `--process`/`--pid`, a line whose header names no process goes with the line before it, and a launch of a
 /// process left out starts no session: a section starts only at a `main()` line of a process kept, named in its own
@@ -124,55 +222,46 @@ struct LaunchBoundaryPlanner {
     var processFilter: ProcessFilter? = nil
     /// How far past a section's nominal end to look for a `main()` line before giving up on cutting.
     var maxOvershoot: Int { max(16 * sectionBytes, 64 << 20) }
-    /// The bytes read at a time while counting newlines.
-    var chunkBytes = 1 << 18
+    /// The bytes read at a time after a nominal end: a launch is usually a few kilobytes away.
+    var chunkBytes = 16 << 10
 
-    /// Calls `emit` with each section but the last, and returns what ends the plan; stops when `emit` returns false.
-    func plan(_ emit: (InputSection) -> Bool) -> SectionResult {
+    /// Calls `emit` with the bytes of each section but the last, and returns what ends the plan; stops when `emit`
+    /// returns false.
+    func plan(_ emit: (Range<Int>) -> Bool) -> SectionResult {
         let source = InputSource.file(path)
         do {
             let fd = try source.openDescriptor()
             defer { FileDescriptorIO.close(fd) }
             // Built-in formats always compile, and a forced pattern compiled when the analyzer was made.
             let recognizer = try LineHeaderRecognizer(lineFormat)
-            var counter = NewlineCounter(fileDescriptor: fd, chunkBytes: chunkBytes)
-            defer { counter.deallocate() }
+            var finder = NewlineCounter(fileDescriptor: fd, chunkBytes: chunkBytes)
+            defer { finder.deallocate() }
             var start = 0
-            var firstLine = 1
             while true {
-                // The first line starting at or after the nominal end: the one after the first newline at or after
-                // the byte before that end. `lineNumber` is the number of the line starting there.
-                let skipped = try counter.count(upTo: start + sectionBytes - 1)
-                guard let newline = try counter.next() else {
-                    return .rest(InputSection(bytes: start..<counter.fileSize, firstLine: firstLine))
-                }
-                var lineNumber = firstLine + skipped + 1
-                var cut: Int?
-                struct Found: Error { let offset: Int; let line: Int }
+                // The first line starting at or after the nominal end: the one after the first line break ending at
+                // or after the byte before that end.
+                finder.seek(to: start + sectionBytes - 1)
+                guard let lineBreak = try finder.next() else { return .rest(from: start) }
+                struct Found: Error { let offset: Int }
                 struct GaveUp: Error {}
-                let reader = LineReader(fileDescriptor: fd, maxLineBytes: maxLineBytes, chunkBytes: 64 << 10,
-                                        range: (newline + 1)..<Int.max)
+                let reader = LineReader(fileDescriptor: fd, maxLineBytes: maxLineBytes, chunkBytes: chunkBytes,
+                                        range: (lineBreak + 1)..<Int.max)
                 do {
                     try reader.forEachLine { line, _ in
                         let offset = reader.lineOffset
                         if LaunchBoundaryPlanner.isLaunch(line, recognizer: recognizer, keptBy: processFilter) {
-                            throw Found(offset: offset, line: lineNumber)
+                            throw Found(offset: offset)
                         }
                         if offset - start >= sectionBytes + maxOvershoot { throw GaveUp() }
-                        lineNumber += 1
                     }
                 } catch let found as Found {
-                    cut = found.offset
-                    guard emit(InputSection(bytes: start..<found.offset, firstLine: firstLine)) else { return .end }
-                    firstLine = found.line
+                    guard emit(start..<found.offset) else { return .end }
+                    start = found.offset
+                    continue
                 } catch is GaveUp {
-                    return .rest(InputSection(bytes: start..<Int.max, firstLine: firstLine))
+                    return .rest(from: start)
                 }
-                guard let cut else {
-                    return .rest(InputSection(bytes: start..<(newline + 1 + reader.bytesRead), firstLine: firstLine))
-                }
-                start = cut
-                counter.seek(to: cut)
+                return .rest(from: start)
             }
         } catch {
             return .failed(InputFailure(input: source.name, error: error))
@@ -194,25 +283,48 @@ struct LaunchBoundaryPlanner {
 }
 
 extension Recording {
-    /// Analyses one section of a file into a new recording (run on a worker thread).
-    static func analyzing(_ section: InputSection, of path: String, name: String, options: AnalysisOptions,
-                          seed: Set<String>, ahead: RenderingAhead,
-                          messageParser: MessageParser, headerRecognizer: LineHeaderRecognizer) -> Recording {
+    /// Analyses one section of a file into a new recording (run on a worker thread): reads it into memory (a section
+    /// too long for it is read from the file twice), counts its lines, waits for its first line's number, and
+    /// analyses it. `.end` when the run stopped while it waited.
+    static func analyzing(_ planned: PlannedSection, of path: String, name: String, options: AnalysisOptions,
+                          seed: Set<String>, ahead: RenderingAhead, numbers: SectionLineNumbers, memories: RecyclingPool<SectionMemory>,
+                          messageParser: MessageParser, headerRecognizer: LineHeaderRecognizer) -> SectionResult {
         let recording = Recording(ahead)
         let knowledge = InputKnowledge(facts: seed)
+        let memory = memories.take()
+        defer { memories.give(memory) }
+        var counted = false
+        var section = InputSection(bytes: planned.bytes, firstLine: 1)
         do {
             let fd = try InputSource.file(path).openDescriptor()
             defer { FileDescriptorIO.close(fd) }
+            let text = try memory.read(planned.bytes, of: fd)
+            let lines: Int
+            if let text {
+                lines = NewlineCounter.lineBreakCount(in: text)
+            } else {
+                var counter = NewlineCounter(fileDescriptor: fd)
+                defer { counter.deallocate() }
+                counter.seek(to: planned.bytes.lowerBound)
+                lines = try counter.count(upTo: planned.bytes.upperBound)
+            }
+            numbers.counted(section: planned.index, lines: lines)
+            counted = true
+            guard let firstLine = numbers.firstLine(ofSection: planned.index) else { return .end }
+            section.firstLine = firstLine
             let worker = Analyzer(options: options, target: recording, messageParser: messageParser, headerRecognizer: headerRecognizer)
             worker.durationsPutAside = DurationSamples()
             defer { recording.durations = worker.durationsPutAside ?? DurationSamples() }
-            recording.input = try worker.analyzeSection(fileDescriptor: fd, name: name, section: section, knowledge: knowledge)
+            recording.input = try worker.analyzeSection(fileDescriptor: fd, name: name, section: section, knowledge: knowledge,
+                                                        text: text)
         } catch {
+            // The sections after this one wait for its count: it has none, and the run ends at its error.
+            if !counted { numbers.counted(section: planned.index, lines: 0) }
             recording.error = InputFailure(input: name, error: error)
         }
         recording.facts = knowledge.facts
         recording.unknownWhenAsked = knowledge.unknownWhenAsked
-        return recording
+        return .section(section, recording)
     }
 }
 
