@@ -85,7 +85,11 @@ public final class LineReader {
     /// Called after each read with the total so far (progress reporting).
     public var onRead: ((Int) -> Void)?
     /// The input offset of the line being handed out (inside the `forEachLine` body).
-    public private(set) var lineOffset = 0
+    ///
+    /// Unchecked: written once a line, by the reader alone, before it calls the body, which may read it. No access to
+    /// it spans another, so there is nothing for the run-time check to find, and the check cost about 60 instructions
+    /// a line (the body is a closure the compiler cannot see through, so it could not leave the check out).
+    @exclusivity(unchecked) public private(set) var lineOffset = 0
 
     /// Calls `body` with each line (without its terminator) and whether it was truncated.
     public func forEachLine(_ body: (UnsafeRawBufferPointer, _ truncated: Bool) throws -> Void) throws {
