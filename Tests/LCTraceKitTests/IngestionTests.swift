@@ -518,3 +518,36 @@ import PCRE2
         }
     }
 }
+
+@Suite struct CompiledPatternTests {
+    /// A pattern is compiled once for every parser in the process: the same text and options give the same compiled
+    /// pattern, other options another; one that does not compile throws each time it is asked for, and is not kept.
+    @Test func aPatternIsCompiledOnceAndShared() throws {
+        let text = "^(?<word>\\w+) compiled once \(UUID().uuidString)$"
+        let first = try CompiledPatterns.pattern(text)
+        #expect(try CompiledPatterns.pattern(text) === first)
+        let anchored = try CompiledPatterns.pattern(text, options: [.anchored])
+        #expect(anchored !== first)
+        #expect(try CompiledPatterns.pattern(text, options: [.anchored]) === anchored)
+        #expect(first.groupNumber(named: "word") == 1)
+        for _ in 0..<2 {
+            #expect(throws: PCRE2CompileError.self) { _ = try CompiledPatterns.pattern("(unclosed \(text)") }
+        }
+        // Two parsers matching with PCRE2 alone, each made on its own thread as a worker's are, share their patterns
+        // and read a message the same at once.
+        let line = Array("ViewController >>>> viewDidLoad".utf8)
+        let results = Lock<[String]>([])
+        let group = DispatchGroup()
+        for _ in 0..<2 {
+            DispatchQueue.global().async(group: group) {
+                let parser = MessageParser(fastPath: false)
+                let spelled = line.withUnsafeBytes { bytes in
+                    (try? parser.parse(bytes, message: 0..<bytes.count)).map { "\($0.callback)" } ?? "none"
+                }
+                results.withLock { $0.append(spelled) }
+            }
+        }
+        group.wait()
+        #expect(results.withLock { $0 } == ["viewDidLoad", "viewDidLoad"])
+    }
+}

@@ -90,13 +90,39 @@ enum MatcherChoice: Sendable {
     var remembersMessages: Bool { self == .fastPath }
 }
 
+/// Patterns compiled once in a process, for every parser that matches them. Each thread has parsers of its own, whose
+/// matchers hold their own match data and JIT stack; the compiled pattern they share is only read by PCRE2, so it is
+/// safe to share between threads. Compiling a parser's patterns again for each worker of a parallel run took about
+/// 8 M instructions a worker.
+enum CompiledPatterns {
+    private struct Key: Hashable {
+        var text: String
+        var options: UInt32
+    }
+
+    private static let compiled = Lock<[Key: PCRE2Pattern]>([:])
+
+    /// `text` compiled with `options` (and by the JIT where there is one), compiled the first time it is asked for.
+    /// A pattern that does not compile is not kept: each ask throws its error.
+    static func pattern(_ text: String, options: PCRE2Pattern.Options = []) throws(PCRE2CompileError) -> PCRE2Pattern {
+        let key = Key(text: text, options: options.rawValue)
+        if let known = compiled.withLock({ $0[key] }) { return known }
+        let made = try PCRE2Pattern(text, options: options)
+        return compiled.withLock { table in
+            if let known = table[key] { return known }
+            table[key] = made
+            return made
+        }
+    }
+}
+
 /// A line format's header pattern, with its named groups.
 final class PCRE2HeaderMatcher: LineMatcher {
     private let matcher: PCRE2Matcher
     private let groups: (time: Int?, process: Int?, pid: Int?, tid: Int?, message: Int?)
 
     init(_ pattern: String, anchored: Bool, limits: PCRE2Limits) throws(PCRE2CompileError) {
-        let compiled = try PCRE2Pattern(pattern, options: anchored ? [.anchored] : [])
+        let compiled = try CompiledPatterns.pattern(pattern, options: anchored ? [.anchored] : [])
         matcher = PCRE2Matcher(compiled, limits: limits)
         groups = (compiled.groupNumber(named: "time"), compiled.groupNumber(named: "process"),
                   compiled.groupNumber(named: "pid"), compiled.groupNumber(named: "tid"),
@@ -153,7 +179,7 @@ final class PCRE2MessageFormMatcher: LineMatcher {
 
     init(limits: PCRE2Limits) {
         // A fixed pattern, covered by tests: compiling it cannot fail.
-        matcher = PCRE2Matcher(try! PCRE2Pattern(MessageParser.pattern, options: [.anchored]), limits: limits)
+        matcher = PCRE2Matcher(try! CompiledPatterns.pattern(MessageParser.pattern, options: [.anchored]), limits: limits)
     }
 
     func match(_ line: UnsafeRawBufferPointer, in range: Range<Int>) throws(PCRE2MatchError) -> MatchAnswer<MessageForm> {

@@ -297,7 +297,7 @@ final class LooseMessageReader {
     // The patterns are compiled when first needed: many inputs never reach this reader (every lifecycle line is in an
     // anchored form), and compiling them is a good part of a run's start-up. Fixed patterns, covered by tests:
     // compiling them cannot fail.
-    private lazy var vocabulary = PCRE2Matcher(try! PCRE2Pattern(LooseMessageReader.vocabularyPattern), limits: limits)
+    private lazy var vocabulary = PCRE2Matcher(try! CompiledPatterns.pattern(LooseMessageReader.vocabularyPattern), limits: limits)
     private lazy var shapes: [CompiledShape] = IdentityShape.all.map { CompiledShape($0, limits: limits) }
 
     /// A shape's matchers and the numbers of its groups.
@@ -309,13 +309,13 @@ final class LooseMessageReader {
         let followedBy: (matcher: PCRE2Matcher, line: Int?)?
 
         init(_ shape: IdentityShape, limits: PCRE2Limits) {
-            let pattern = try! PCRE2Pattern(shape.pattern)
+            let pattern = try! CompiledPatterns.pattern(shape.pattern)
             self.shape = shape
             matcher = PCRE2Matcher(pattern, limits: limits)
             groups = (pattern.groupNumber(named: "class"), pattern.groupNumber(named: "address"), pattern.groupNumber(named: "id"),
                       pattern.groupNumber(named: "sign"), pattern.groupNumber(named: "file"), pattern.groupNumber(named: "line"))
             followedBy = shape.followedBy.map { text in
-                let pattern = try! PCRE2Pattern(text)
+                let pattern = try! CompiledPatterns.pattern(text)
                 return (PCRE2Matcher(pattern, limits: limits), pattern.groupNumber(named: "line"))
             }
         }
@@ -569,7 +569,7 @@ final class CrashLineReader {
     private let limits: PCRE2Limits
     // Compiled when first needed; fixed patterns, covered by tests.
     private lazy var matchers: [(matcher: PCRE2Matcher, exception: Int?, reason: Int?)] = CrashShape.all.map { shape in
-        let pattern = try! PCRE2Pattern(shape.pattern, options: [.anchored])
+        let pattern = try! CompiledPatterns.pattern(shape.pattern, options: [.anchored])
         return (PCRE2Matcher(pattern, limits: limits), pattern.groupNumber(named: "exception"), pattern.groupNumber(named: "reason"))
     }
 
@@ -672,7 +672,7 @@ final class RedactionReader {
     private let limits: PCRE2Limits
     // Compiled when first needed; fixed patterns, covered by tests.
     private lazy var matchers: [(matcher: PCRE2Matcher, selector: Int?, className: Int?, address: Int?)] = RedactionShape.all.map { shape in
-        let pattern = try! PCRE2Pattern(shape.pattern)
+        let pattern = try! CompiledPatterns.pattern(shape.pattern)
         return (PCRE2Matcher(pattern, limits: limits), pattern.groupNumber(named: "selector"), pattern.groupNumber(named: "class"),
                 pattern.groupNumber(named: "address"))
     }
