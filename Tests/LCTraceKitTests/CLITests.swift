@@ -470,6 +470,31 @@ func generatedLog(bytes: String, seed: Int, format: String, options: [String] = 
         }
     }
 
+    /// Counts handed in out of order number each section once every section before it is counted; the first starts at
+    /// line 1; a wait that no count would end ends when the run stops, without a number.
+    @Test func sectionsAreNumberedByTheCountsBeforeThem() {
+        let numbers = SectionLineNumbers()
+        #expect(numbers.firstLine(ofSection: 0) == 1)
+        numbers.counted(section: 2, lines: 7)
+        numbers.counted(section: 0, lines: 10)
+        #expect(numbers.firstLine(ofSection: 1) == 11)
+        numbers.counted(section: 1, lines: 5)
+        #expect(numbers.firstLine(ofSection: 2) == 16)
+        #expect(numbers.firstLine(ofSection: 3) == 23)
+        let answer = Lock<Int??>(nil)
+        let answered = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let line = numbers.firstLine(ofSection: 5)
+            answer.withLock { $0 = .some(line) }
+            answered.signal()
+        }
+        #expect(answered.wait(timeout: .now() + 0.2) == .timedOut, "section 4 is not counted: the wait goes on")
+        numbers.stop()
+        #expect(answered.wait(timeout: .now() + 10) == .success)
+        #expect(answer.withLock { $0 } == .some(nil))
+        #expect(numbers.firstLine(ofSection: 9) == nil)
+    }
+
     /// A worker reads a section into memory when it is at most twice the nominal size, and reads a longer one from
     /// the file: sections of 1 KiB are each a launch of several kilobytes (read from the file), sections of 64 KiB
     /// hold a few launches and end a launch past the nominal end (read into memory). Both give the one-job report.

@@ -333,7 +333,7 @@ import PCRE2
         for length in 0..<bytes.count where length % 37 == 0 || length < 20 {
             for start in 0..<9 where start <= length {
                 let slice = Array(bytes[start..<length])
-                let counted = slice.withUnsafeBytes { NewlineCounter.lineBreaks(in: $0) }
+                let counted = slice.withUnsafeBytes { NewlineCounter.newlinesAndCarriageReturn(in: $0) }
                 #expect(counted.newlines == slice.filter { $0 == 0x0A }.count, "bytes \(start)..<\(length)")
                 #expect(counted.hasCarriageReturn == slice.contains(0x0D), "bytes \(start)..<\(length)")
             }
@@ -341,14 +341,14 @@ import PCRE2
         // Past the 255 blocks a lane counts before the lanes are added up: newlines only, and one in three.
         for length in [4079, 4080, 4081, 4096, 10_000, 70_001] {
             let all = [UInt8](repeating: 0x0A, count: length)
-            #expect(all.withUnsafeBytes { NewlineCounter.lineBreaks(in: $0) } == (length, false))
+            #expect(all.withUnsafeBytes { NewlineCounter.newlinesAndCarriageReturn(in: $0) } == (length, false))
             let some = (0..<length).map { $0 % 3 == 0 ? UInt8(0x0A) : UInt8(0x61) }
-            #expect(some.withUnsafeBytes { NewlineCounter.lineBreaks(in: $0) } == ((length + 2) / 3, false))
+            #expect(some.withUnsafeBytes { NewlineCounter.newlinesAndCarriageReturn(in: $0) } == ((length + 2) / 3, false))
             // One `\r` anywhere is found: in the first block, the last whole block, or the bytes after it.
             for place in [0, length / 2, length - length % 16 - 1, length - 1] {
                 var marked = some
                 marked[place] = 0x0D
-                #expect(marked.withUnsafeBytes { NewlineCounter.lineBreaks(in: $0) }.hasCarriageReturn, "\\r at \(place) of \(length)")
+                #expect(marked.withUnsafeBytes { NewlineCounter.newlinesAndCarriageReturn(in: $0) }.hasCarriageReturn, "\\r at \(place) of \(length)")
             }
         }
     }

@@ -110,8 +110,7 @@ import Testing
                 let differing = Self.firstDifference(read, expected)
                 #expect(differing == nil, "text \(number), max \(maxLineBytes): \(differing ?? "")")
                 // Each line's offset is where it starts in the text, counted from the offset given.
-                #expect(offsets.first.map { $0 == 1000 } ?? true, "text \(number)")
-                #expect(offsets == offsets.sorted(), "text \(number)")
+                #expect(offsets == Self.lineStarts(text).map { $0 + 1000 }, "text \(number)")
             }
             // Every line of a text ending in a break ends in one: as many lines as breaks; otherwise one more.
             let lines = Self.referenceLines(text, maxLineBytes: 64).count
@@ -119,6 +118,33 @@ import Testing
             let counted = text.withUnsafeBytes { NewlineCounter.lineBreakCount(in: $0) }
             #expect(counted == (endsInBreak || text.isEmpty ? lines : lines - 1), "text \(number)")
         }
+    }
+
+    /// No bytes at all, not even an address: no line.
+    @Test func noBytesInMemoryAreNoLines() throws {
+        let reader = LineReader(.memory(UnsafeRawBufferPointer(start: nil, count: 0), offset: 0))
+        var lines = 0
+        try reader.forEachLine { _, _ in lines += 1 }
+        #expect(lines == 0 && reader.bytesRead == 0)
+        #expect(NewlineCounter.lineBreakCount(in: UnsafeRawBufferPointer(start: nil, count: 0)) == 0)
+    }
+
+    /// Where each line of `bytes` starts, as `referenceLines` cuts them.
+    static func lineStarts(_ bytes: [UInt8]) -> [Int] {
+        var starts: [Int] = []
+        var start = 0
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x0A || byte == 0x0D {
+                starts.append(start)
+                if byte == 0x0D, index + 1 < bytes.count, bytes[index + 1] == 0x0A { index += 1 }
+                start = index + 1
+            }
+            index += 1
+        }
+        if start < bytes.count { starts.append(start) }
+        return starts
     }
 
     /// A line over the limit whose newline is in the same read is cut too, exactly as one whose newline comes later.
@@ -195,13 +221,14 @@ import Testing
 /// Whole reports: the same lines, however they end and however the file is cut into sections.
 @Suite(.serialized) struct LineReadingReportTests {
     /// A log ending its lines with `\r` alone (or `\r\n`, or a mix) reports what the same log with `\n` reports,
-    /// read in one piece or in sections on two threads.
+    /// read in one piece or in sections on two threads: sections of 1 KiB (each a launch or more, read from the file)
+    /// and of 8 KiB (read into memory, where the workers count their lines).
     @Test func lineEndingsDoNotChangeTheReport() throws {
         let log = try [UInt8](Data(contentsOf: URL(fileURLWithPath: try generatedLog(bytes: "120K", seed: 41, format: "nslog-classic"))))
         #expect(log.contains(0x0A) && !log.contains(0x0D))
-        func report(_ bytes: [UInt8], jobs: Int) throws -> String {
+        func report(_ bytes: [UInt8], jobs: Int, sectionBytes: Int = 1024) throws -> String {
             var options = AnalysisOptions()
-            options.sectionBytes = 4096
+            options.sectionBytes = sectionBytes
             let output = Output()
             let analyzer = try Analyzer(options: options, reporter: JSONReporter(output: output, includeEvents: true))
             try analyzer.analyze([InputSource(name: "input.log", path: try Fixtures.temporaryFile(bytes))], jobs: jobs)
@@ -221,16 +248,17 @@ import Testing
             }),
         ]
         for (name, bytes) in variants {
-            for jobs in [1, 2] {
+            for (jobs, sectionBytes) in [(1, 1024), (2, 1024), (2, 8 << 10)] {
                 // The byte counts differ with the line breaks; everything else is the same.
-                let read = try report(bytes, jobs: jobs).replacingOccurrences(of: #""bytes": \d+"#, with: "", options: .regularExpression)
+                let read = try report(bytes, jobs: jobs, sectionBytes: sectionBytes)
+                    .replacingOccurrences(of: #""bytes": \d+"#, with: "", options: .regularExpression)
                 let wanted = expected.replacingOccurrences(of: #""bytes": \d+"#, with: "", options: .regularExpression)
                 let lines = (read.split(separator: "\n"), wanted.split(separator: "\n"))
                 let differing = zip(lines.0, lines.1).enumerated().first { $0.element.0 != $0.element.1 }
                 let difference: String? = read == wanted ? nil
                     : differing.map { "report line \($0.offset + 1): \($0.element.0) instead of \($0.element.1)" }
                     ?? "\(lines.0.count) report lines instead of \(lines.1.count)"
-                #expect(difference == nil, "\(name), jobs \(jobs)")
+                #expect(difference == nil, "\(name), jobs \(jobs), sections of \(sectionBytes)")
             }
         }
     }

@@ -72,7 +72,8 @@ public final class LineReader {
         self.lookedForGzip = range != nil
         // Room for a read of `chunkBytes` after a kept partial line and a last `\r` (maybe half of a `\r\n`).
         self.capacity = max(chunkBytes, self.maxLineBytes) + self.maxLineBytes + 1
-        self.readBytes = max(chunkBytes, 1)
+        // Two at least: the look for gzip data reads until it has two bytes.
+        self.readBytes = max(chunkBytes, 2)
         self.buffer = .allocate(capacity: capacity)
         self.readsMemory = false
         self.ownsBuffer = true
@@ -260,7 +261,8 @@ enum LineInput {
     /// A file followed as `tail -F` does.
     case followed(FollowedFile)
     /// Bytes already in memory, the input's bytes from `offset` on (its line offsets count from there): the whole
-    /// input, ending at the end of the bytes. They must stay valid while the reader reads them.
+    /// input, ending at the end of the bytes. They must stay valid while the reader reads them. Nothing is read, so
+    /// SIGINT and SIGTERM do not end them early (the caller decides whether to hand them in).
     case memory(UnsafeRawBufferPointer, offset: Int)
 }
 
@@ -276,8 +278,6 @@ struct NewlineCounter {
     private var bufferCount = 0
     /// The file offset of the next byte to look at.
     private(set) var position = 0
-    /// The file's size, once its end has been reached.
-    private(set) var fileSize = 0
 
     init(fileDescriptor fd: Int32, chunkBytes: Int = LineReader.defaultChunkBytes) {
         self.fd = fd
@@ -296,14 +296,12 @@ struct NewlineCounter {
         while position < target, try fill() {
             let from = position - bufferOffset
             let to = min(target - bufferOffset, bufferCount)
-            let breaks = NewlineCounter.lineBreaks(in: UnsafeRawBufferPointer(start: buffer + from, count: to - from))
+            let chunk = UnsafeRawBufferPointer(start: buffer + from, count: to - from)
+            let breaks = NewlineCounter.newlinesAndCarriageReturn(in: chunk)
             total += breaks.newlines
             // A log with `\r` in it is rare: the count found whether the chunk holds one.
-            var at = breaks.hasCarriageReturn ? from : to
-            while at < to, let found = RawBytes.firstOffset(of: 0x0D, in: buffer + at, count: to - at) {
-                let index = at + found
-                if try isLoneCarriageReturn(at: index) { total += 1 }
-                at = index + 1
+            if breaks.hasCarriageReturn {
+                total += try NewlineCounter.loneCarriageReturns(in: chunk) { try !isLoneCarriageReturn(at: to - 1) }
             }
             position = bufferOffset + to
         }
@@ -368,10 +366,7 @@ struct NewlineCounter {
             } catch {
                 throw InputError.readFailed(reason: error.description)
             }
-            if count == 0 {
-                fileSize = position
-                return false
-            }
+            if count == 0 { return false }
             bufferOffset = position
             bufferCount = count
             return true
@@ -381,13 +376,21 @@ struct NewlineCounter {
     /// The line breaks in `bytes` as the line reader finds them: `\n`, `\r\n` as one, and a lone `\r` (one at the
     /// very end counts: what follows it is not there).
     static func lineBreakCount(in bytes: UnsafeRawBufferPointer) -> Int {
-        let breaks = lineBreaks(in: bytes)
-        guard breaks.hasCarriageReturn, let base = bytes.baseAddress else { return breaks.newlines }
-        var total = breaks.newlines
+        let breaks = newlinesAndCarriageReturn(in: bytes)
+        guard breaks.hasCarriageReturn else { return breaks.newlines }
+        return breaks.newlines + loneCarriageReturns(in: bytes) { false }
+    }
+
+    /// The `\r` bytes in `bytes` that end a line of their own, not followed by `\n`; `newlineFollows` says whether the
+    /// byte after the last one is a `\n` (asked only when the last byte is a `\r`).
+    static func loneCarriageReturns(in bytes: UnsafeRawBufferPointer, newlineFollows: () throws -> Bool) rethrows -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        var total = 0
         var at = 0
         while at < bytes.count, let found = RawBytes.firstOffset(of: 0x0D, in: base + at, count: bytes.count - at) {
             let index = at + found
-            if index + 1 == bytes.count || bytes[index + 1] != 0x0A { total += 1 }
+            let lone = index + 1 < bytes.count ? bytes[index + 1] != 0x0A : try !newlineFollows()
+            if lone { total += 1 }
             at = index + 1
         }
         return total
@@ -398,7 +401,7 @@ struct NewlineCounter {
     /// line, as this was counted before, took about twice the instructions on lines of 90 bytes, and a branch the
     /// processor could not foresee at every line's end. Whether any `\r` is there is found in the same pass (a
     /// search of its own for it cost as much again as the count).
-    static func lineBreaks(in bytes: UnsafeRawBufferPointer) -> (newlines: Int, hasCarriageReturn: Bool) {
+    static func newlinesAndCarriageReturn(in bytes: UnsafeRawBufferPointer) -> (newlines: Int, hasCarriageReturn: Bool) {
         guard let base = bytes.baseAddress else { return (0, false) }
         let count = bytes.count
         let newline = SIMD16<UInt8>(repeating: 0x0A)

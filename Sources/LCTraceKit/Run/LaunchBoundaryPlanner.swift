@@ -1,0 +1,75 @@
+/// Finds the section boundaries of one file: the first `main()` line at or after every `sectionBytes`.
+///
+/// Only the lines after each nominal end are read, one by one, until a `main()` line: the rest of a section is read
+/// by the worker that analyses it.
+///
+/// With `--process`/`--pid`, a line whose header names no process goes with the line before it, and a launch of a
+/// process left out starts no session: a section starts only at a `main()` line of a process kept, named in its own
+/// header, so that its reader decides it, and everything after it, as a reader of the whole file would.
+struct LaunchBoundaryPlanner {
+    let path: String
+    let lineFormat: LineFormatChoice
+    let sectionBytes: Int
+    let maxLineBytes: Int
+    var processFilter: ProcessFilter? = nil
+    /// How far past a section's nominal end to look for a `main()` line before giving up on cutting.
+    var maxOvershoot: Int { max(16 * sectionBytes, 64 << 20) }
+    /// The bytes read at a time after a nominal end: a launch is usually a few kilobytes away.
+    var chunkBytes = 16 << 10
+
+    /// Calls `emit` with the bytes of each section but the last, and returns what ends the plan; stops when `emit`
+    /// returns false.
+    func plan(_ emit: (Range<Int>) -> Bool) -> SectionResult {
+        let source = InputSource.file(path)
+        do {
+            let fd = try source.openDescriptor()
+            defer { FileDescriptorIO.close(fd) }
+            // Built-in formats always compile, and a forced pattern compiled when the analyzer was made.
+            let recognizer = try LineHeaderRecognizer(lineFormat)
+            var finder = NewlineCounter(fileDescriptor: fd, chunkBytes: chunkBytes)
+            defer { finder.deallocate() }
+            var start = 0
+            while true {
+                // The first line starting at or after the nominal end: the one after the first line break ending at
+                // or after the byte before that end.
+                finder.seek(to: start + sectionBytes - 1)
+                guard let lineBreak = try finder.next() else { return .rest(from: start) }
+                struct Found: Error { let offset: Int }
+                struct GaveUp: Error {}
+                let reader = LineReader(fileDescriptor: fd, maxLineBytes: maxLineBytes, chunkBytes: chunkBytes,
+                                        range: (lineBreak + 1)..<Int.max)
+                do {
+                    try reader.forEachLine { line, _ in
+                        let offset = reader.lineOffset
+                        if LaunchBoundaryPlanner.isLaunch(line, recognizer: recognizer, keptBy: processFilter) {
+                            throw Found(offset: offset)
+                        }
+                        if offset - start >= sectionBytes + maxOvershoot { throw GaveUp() }
+                    }
+                } catch let found as Found {
+                    guard emit(start..<found.offset) else { return .end }
+                    start = found.offset
+                    continue
+                } catch is GaveUp {
+                    return .rest(from: start)
+                }
+                return .rest(from: start)
+            }
+        } catch {
+            return .failed(InputFailure(input: source.name, error: error))
+        }
+    }
+
+    /// Whether the line's record is exactly `main()` (cheap test on the line's end first), and, with a process filter,
+    /// of a process the filter keeps by the line's own header.
+    static func isLaunch(_ line: UnsafeRawBufferPointer, recognizer: LineHeaderRecognizer, keptBy filter: ProcessFilter? = nil) -> Bool {
+        var end = line.count
+        while end > 0, LineBytes.isSpace(line[end - 1]) { end -= 1 }
+        let length = MessageParser.mainMarker.utf8CodeUnitCount
+        guard end >= length, MessageParser.isMainMarker(line[(end - length)..<end]),
+              let header = (try? recognizer.parse(line)).flatMap({ $0 })
+        else { return false }
+        if let filter, filter.keeps(header, in: line) != true { return false }
+        return MessageParser.isMainMarker(line[LineBytes.trimmed(line, header.message)])
+    }
+}
