@@ -416,7 +416,8 @@ import PCRE2
 }
 
 @Suite struct LaunchBoundaryPlannerTests {
-    /// The sections a walk over every line finds: a cut at the first `main()` line at or after each nominal end.
+    /// The sections a walk over every line finds: a cut at the first `main()` line at or after each nominal end (not at
+    /// a line the reader cuts short).
     func referenceSections(of path: String, sectionBytes: Int, maxLineBytes: Int) throws -> [String] {
         let fd = try InputSource.file(path).openDescriptor()
         defer { _ = close(fd) }
@@ -424,10 +425,10 @@ import PCRE2
         let reader = LineReader(fileDescriptor: fd, maxLineBytes: maxLineBytes, chunkBytes: 64)
         var sections: [String] = []
         var start = 0, firstLine = 1, lineNumber = 0
-        try reader.forEachLine { line, _ in
+        try reader.forEachLine { line, truncated in
             lineNumber += 1
             let offset = reader.lineOffset
-            if offset - start >= sectionBytes, LaunchBoundaryPlanner.isLaunch(line, recognizer: recognizer) {
+            if offset - start >= sectionBytes, !truncated, LaunchBoundaryPlanner.isLaunch(line, recognizer: recognizer) {
                 sections.append("\(start)..<\(offset) from line \(firstLine)")
                 start = offset
                 firstLine = lineNumber
@@ -473,15 +474,21 @@ import PCRE2
     @Test func cutsWhereAWalkOverEveryLineCuts() throws {
         let launch = "2016-03-17 16:02:37.277 LifeCycle[2148:117099] main()"
         let callback = "2016-03-17 16:02:37.300 LifeCycle[2148:117099] ViewController    >>>>    viewDidLoad"
-        // Launches at irregular places, CRLF endings, blank and over-long lines, a launch padded with spaces, and
-        // a last line without its newline.
+        // Launches at irregular places, CRLF endings and lone CRs, blank and over-long lines, launches padded with
+        // spaces and tabs, over-long lines ending in a launch and whose first bytes are one (cut short by the reader, so never a cut), messages
+        // ending in `main()` that are not it, and a last line without its newline.
         var lines: [String] = []
         for index in 0..<400 {
             switch index % 23 {
             case 0, 9: lines.append(launch)
             case 5: lines.append(launch + "  \r")
             case 7: lines.append(String(repeating: "x", count: 300))
+            case 11: lines.append(launch + " \t\r" + callback + "\r" + launch)
             case 13: lines.append("")
+            case 16: lines.append(String(repeating: "y", count: 100) + launch)
+            case 19: lines.append(callback.replacingOccurrences(of: "viewDidLoad", with: "domain()") + (index % 2 == 0 ? "" : " main()"))
+            case 21: lines.append(launch + String(repeating: " ", count: 100) + "x")
+            case 22: lines.append(launch + String(repeating: " ", count: 100))
             default: lines.append(callback + String(repeating: " ", count: index % 5))
             }
         }

@@ -11,9 +11,10 @@ struct InputSection: Sendable {
 /// renumbered, as `--jobs` does with several files.
 ///
 /// Each worker reads its section into memory, counts its lines, and learns its first line's number when the sections
-/// before it are counted (`SectionLineNumbers`). The planner that cuts the file reads only the lines after each
-/// section's nominal end, up to a launch, 16 KiB at a time: those bytes are read twice, not the whole file (and a
-/// section too long for a worker's memory is read from the file twice, to count its lines and to analyse them).
+/// before it are counted (`SectionLineNumbers`). The planner that cuts the file reads only the bytes after each
+/// section's nominal end, up to a launch, from 16 KiB at a time up to 256 KiB, and looks only at the lines ending in
+/// `main()` (`LaunchLineScanner`): those bytes are read twice, not the whole file (and a section too long for a
+/// worker's memory is read from the file twice, to count its lines and to analyse them).
 ///
 /// One thing crosses sessions: whether a class logs dealloc anywhere earlier in the input (the leak rule's
 /// severity). A section is analysed knowing what the sections replayed before it was dispatched showed; if it asked
