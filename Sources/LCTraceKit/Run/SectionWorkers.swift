@@ -71,8 +71,9 @@ final class SectionMemory: @unchecked Sendable {
 extension Recording {
     /// Analyses one section of a file into a new recording (run on a worker thread): reads it into memory (a section
     /// too long for it is read from the file twice), counts its lines, waits for its first line's number, and
-    /// analyses it. `.end` when the run stopped while it waited. After SIGINT or SIGTERM its lines are counted but not
-    /// analysed, as the line reader ends its input there.
+    /// analyses it. The last section, the rest of the file, is read from the file once and not counted. `.end` when the
+    /// run stopped while it waited. After SIGINT or SIGTERM its lines are counted but not analysed, as the line reader
+    /// ends its input there.
     static func analyzing(_ planned: PlannedSection, of path: String, name: String, options: AnalysisOptions,
                           seed: Set<String>, ahead: RenderingAhead, numbers: SectionLineNumbers, memories: RecyclingPool<SectionMemory>,
                           messageParser: MessageParser, headerRecognizer: LineHeaderRecognizer) -> SectionResult {
@@ -86,16 +87,17 @@ extension Recording {
         do {
             let fd = try InputSource.file(path).openDescriptor()
             defer { FileDescriptorIO.close(fd) }
-            var text = try memory.read(planned.bytes, of: fd)
+            // The last section, to the end of the file, is not counted: no section after it waits for its count.
+            var text = planned.isLast ? nil : try memory.read(planned.bytes, of: fd)
             if let text {
                 lines = NewlineCounter.lineBreakCount(in: text)
-            } else {
+            } else if !planned.isLast {
                 var counter = NewlineCounter(fileDescriptor: fd)
                 defer { counter.deallocate() }
                 counter.seek(to: planned.bytes.lowerBound)
                 lines = try counter.count(upTo: planned.bytes.upperBound)
             }
-            numbers.counted(section: planned.index, lines: lines)
+            if !planned.isLast { numbers.counted(section: planned.index, lines: lines) }
             counted = true
             guard let firstLine = numbers.firstLine(ofSection: planned.index) else { return .end }
             section.firstLine = firstLine
@@ -105,6 +107,7 @@ extension Recording {
             defer { recording.durations = worker.durationsPutAside ?? DurationSamples() }
             recording.input = try worker.analyzeSection(fileDescriptor: fd, name: name, section: section, knowledge: knowledge,
                                                         text: text)
+            if planned.isLast { lines = recording.input?.lines ?? 0 }
         } catch {
             // The sections after this one wait for its count: it has none, and the run ends at its error.
             if !counted { numbers.counted(section: planned.index, lines: 0) }

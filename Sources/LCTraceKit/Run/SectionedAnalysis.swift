@@ -65,8 +65,8 @@ extension Analyzer {
             let planner = LaunchBoundaryPlanner(path: path, lineFormat: choice, sectionBytes: sectionBytes, maxLineBytes: maxLineBytes,
                                                 processFilter: processFilter)
             var index = 0
-            let last = planner.plan { bytes in
-                let planned = PlannedSection(index: index, bytes: bytes)
+            func submit(_ bytes: Range<Int>, isLast: Bool) -> Bool {
+                let planned = PlannedSection(index: index, bytes: bytes, isLast: isLast)
                 index += 1
                 return pool.submit {
                     let seed = known.withLock { $0 }
@@ -77,7 +77,15 @@ extension Analyzer {
                     }
                 }
             }
-            pool.submit(result: last)
+            let last = planner.plan { bytes in submit(bytes, isLast: false) }
+            // The rest of the file is a section too, the last: analysed beside the sections before it rather than after
+            // them all, with the workers idle.
+            if case .rest(let start) = last, start > 0 {
+                _ = submit(start..<Int.max, isLast: true)
+                pool.submit(result: .end)
+            } else {
+                pool.submit(result: last)
+            }
         }
 
         beginInput(source.name)
@@ -96,7 +104,7 @@ extension Analyzer {
                 if recording.unknownWhenAsked.isDisjoint(with: knowledge.facts), let part = recording.input {
                     replay(recording)
                     // Read on a worker: counted now. A section analysed here counts itself as it is read.
-                    if let progress, let bytes = section.bytes { progress(bytes.count) }
+                    if let progress { progress(part.bytes) }
                     input.add(part)
                     knowledge = InputKnowledge(facts: knowledge.facts.union(recording.facts))
                 } else {
@@ -123,7 +131,10 @@ extension Analyzer {
 /// by the worker that analyses it.
 struct PlannedSection: Sendable {
     var index: Int
+    /// The last section's runs to the end of the file (`Int.max`).
     var bytes: Range<Int>
+    /// The rest of the file after the last cut: no section after it waits for its count of lines.
+    var isLast = false
 }
 
 /// What the planner hands to the replaying thread, in order.
@@ -131,9 +142,11 @@ enum SectionResult {
     /// A section analysed by a worker, numbered, with the number of its lines.
     case section(InputSection, lines: Int, Recording)
     /// No `main()` line came soon enough after this offset's nominal end, or the file ended first: the rest of the
-    /// file from this offset is analysed in order, in one piece.
+    /// file from this offset is one piece. After a cut it is handed to a worker as the last section; a file with no
+    /// cut is analysed in order, by the replaying thread.
     case rest(from: Int)
-    /// The run stopped: the planner's handing in was refused, or a worker's wait for its first line ended.
+    /// Nothing more: the last section was handed in before it, or the run stopped (the planner's handing in was
+    /// refused, or a worker's wait for its first line ended).
     case end
     case failed(InputFailure)
 }
