@@ -79,7 +79,9 @@ final class InputSessions: EventReceiver {
         if callback.family == .controller, !callback.isSharedWithOtherClasses, let className {
             classFilter.noteControllerCallback(className)
         }
-        currentSession!.handle(event)
+        // Held by `open` while it takes the event (a session cannot reach this object to close it): called without a
+        // retain and release of its own, about 28 instructions a line of an app's log.
+        Unmanaged.passUnretained(currentSession!)._withUnsafeGuaranteedRef { $0.handle(event) }
         return true
     }
 

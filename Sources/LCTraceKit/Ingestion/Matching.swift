@@ -200,11 +200,13 @@ struct MessageForm {
 
 /// `MessageParser.pattern`, anchored at the message's start.
 final class PCRE2MessageFormMatcher: LineMatcher {
-    private let matcher: PCRE2Matcher
+    private let limits: PCRE2Limits
+    // Compiled when first needed, as the hand-written matcher in front of it decides most messages; a fixed pattern,
+    // covered by tests: compiling it cannot fail.
+    private lazy var matcher = PCRE2Matcher(try! CompiledPatterns.pattern(MessageParser.pattern, options: [.anchored]), limits: limits)
 
     init(limits: PCRE2Limits) {
-        // A fixed pattern, covered by tests: compiling it cannot fail.
-        matcher = PCRE2Matcher(try! CompiledPatterns.pattern(MessageParser.pattern, options: [.anchored]), limits: limits)
+        self.limits = limits
     }
 
     func match(_ line: UnsafeRawBufferPointer, in range: Range<Int>) throws(PCRE2MatchError) -> MatchAnswer<MessageForm> {
