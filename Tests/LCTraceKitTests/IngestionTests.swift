@@ -492,6 +492,12 @@ import PCRE2
             default: lines.append(callback + String(repeating: " ", count: index % 5))
             }
         }
+        // Over-long lines of every length from 121 to 260 bytes ending in a launch, so that some read ends just before
+        // the launch's header in one of them (a scanner that took such a place for a line's start would cut there), and
+        // one line longer than the scanner's buffer (a scanner that kept it would read nothing more and stop early).
+        for padding in 69..<209 { lines.append(String(repeating: "z", count: padding) + launch) }
+        lines.append(String(repeating: "w", count: 400_000))
+        lines.append(contentsOf: [launch, callback, launch])
         let text = lines.joined(separator: "\n") + "\n" + launch
         let path = try Fixtures.temporaryFile(text)
         for sectionBytes in [1, 100, 700, 2048, 40_000] {
@@ -502,6 +508,36 @@ import PCRE2
                         "sections of \(sectionBytes) bytes, read \(chunkBytes) at a time")
             }
         }
+    }
+}
+
+@Suite struct LaunchLineScannerTests {
+    /// Reads of 16, then 32 bytes leave the 48 bytes of an over-long line's start behind, and the buffer starts where
+    /// `main()` does: that is no line's start. A line longer than the scanner's buffer is let go, and the search goes on
+    /// past it.
+    @Test func aPlaceInsideAnOverLongLineIsNoLineStart() throws {
+        let text = String(repeating: "x", count: 48) + "main()\nmain()\n" + String(repeating: "w", count: 300_000)
+            + "\nabc\nmain()\n"
+        let path = try Fixtures.temporaryFile(text)
+        let fd = open(path, O_RDONLY)
+        defer { close(fd) }
+        let scanner = LaunchLineScanner(fileDescriptor: fd, maxLineBytes: 40, firstReadBytes: 16)
+        let isMain: (UnsafeRawBufferPointer) -> Bool = { $0.elementsEqual("main()".utf8) }
+        #expect(try scanner.firstLine(from: 0, before: .max, where: isMain) == 55)
+        let afterLongLine = text.utf8.count - "main()\n".utf8.count
+        #expect(try scanner.firstLine(from: 62, before: .max, where: isMain) == afterLongLine)
+    }
+}
+
+@Suite struct LastSectionTests {
+    /// The rest of a file goes to a worker only after a cut and when it is no longer than a worker's memory: a longer
+    /// rest held for replay took 350 MB for JSON Lines of a 100 MB log whose launches all came first.
+    @Test func onlyARestNoLongerThanASectionMayBeIsTheWorkersLastSection() {
+        let section = 2 << 20
+        #expect(!Analyzer.restIsLastSection(from: 0, fileSize: section, sectionBytes: section))
+        #expect(Analyzer.restIsLastSection(from: 10, fileSize: 10 + 2 * section, sectionBytes: section))
+        #expect(!Analyzer.restIsLastSection(from: 10, fileSize: 11 + 2 * section, sectionBytes: section))
+        #expect(!Analyzer.restIsLastSection(from: 3 * section, fileSize: 100 * section, sectionBytes: section))
     }
 }
 

@@ -72,8 +72,8 @@ extension Recording {
     /// Analyses one section of a file into a new recording (run on a worker thread): reads it into memory (a section
     /// too long for it is read from the file twice), counts its lines, waits for its first line's number, and
     /// analyses it. The last section, the rest of the file, is read from the file once and not counted. `.end` when the
-    /// run stopped while it waited. After SIGINT or SIGTERM its lines are counted but not analysed, as the line reader
-    /// ends its input there.
+    /// run stopped while it waited. After SIGINT or SIGTERM a section's lines are counted (the last section's are not)
+    /// but not analysed, as the line reader ends its input there.
     static func analyzing(_ planned: PlannedSection, of path: String, name: String, options: AnalysisOptions,
                           seed: Set<String>, ahead: RenderingAhead, numbers: SectionLineNumbers, memories: RecyclingPool<SectionMemory>,
                           messageParser: MessageParser, headerRecognizer: LineHeaderRecognizer) -> SectionResult {

@@ -78,9 +78,7 @@ extension Analyzer {
                 }
             }
             let last = planner.plan { bytes in submit(bytes, isLast: false) }
-            // The rest of the file is a section too, the last: analysed beside the sections before it rather than after
-            // them all, with the workers idle.
-            if case .rest(let start) = last, start > 0 {
+            if case .rest(let start) = last, Analyzer.restIsLastSection(from: start, fileSize: size, sectionBytes: sectionBytes) {
                 _ = submit(start..<Int.max, isLast: true)
                 pool.submit(result: .end)
             } else {
@@ -127,11 +125,22 @@ extension Analyzer {
     }
 }
 
+extension Analyzer {
+    /// Whether the rest of a file from `start` (where the planner stopped cutting) is the workers' last section: after a
+    /// cut, and no longer than a section may be (`2 * sectionBytes`, what a worker reads into memory). It is then
+    /// analysed beside the sections before it rather than after them all, with the workers idle. A longer rest (no
+    /// launch came within the planner's reach) is read by the replaying thread, which streams what it finds rather than
+    /// holding it all for replay: a worker would keep every event and item of it until its turn.
+    static func restIsLastSection(from start: Int, fileSize: Int, sectionBytes: Int) -> Bool {
+        start > 0 && fileSize - start <= 2 * sectionBytes
+    }
+}
+
 /// A section as the planner cuts it: its place in the file's order and its bytes. Its first line's number is learnt
 /// by the worker that analyses it.
 struct PlannedSection: Sendable {
     var index: Int
-    /// The last section's runs to the end of the file (`Int.max`).
+    /// The last section runs to the end of the file (`Int.max`).
     var bytes: Range<Int>
     /// The rest of the file after the last cut: no section after it waits for its count of lines.
     var isLast = false
