@@ -151,8 +151,9 @@ enum SectionResult {
     /// A section analysed by a worker, numbered, with the number of its lines.
     case section(InputSection, lines: Int, Recording)
     /// No `main()` line came soon enough after this offset's nominal end, or the file ended first: the rest of the
-    /// file from this offset is one piece. After a cut it is handed to a worker as the last section; a file with no
-    /// cut is analysed in order, by the replaying thread.
+    /// file from this offset is one piece. After a cut, when it is no longer than a section may be
+    /// (`Analyzer.restIsLastSection`), it is handed to a worker as the last section; otherwise it is analysed in order, by
+    /// the replaying thread.
     case rest(from: Int)
     /// Nothing more: the last section was handed in before it, or the run stopped (the planner's handing in was
     /// refused, or a worker's wait for its first line ended).
