@@ -12,7 +12,6 @@ final class LaunchLineScanner {
     private let maxReadBytes = 256 << 10
     private let buffer: UnsafeMutablePointer<UInt8>
     private let capacity: Int
-    private static let marker: StaticString = "main("
 
     init(fileDescriptor fd: Int32, maxLineBytes: Int, firstReadBytes: Int) {
         self.fd = fd
@@ -39,9 +38,10 @@ final class LaunchLineScanner {
             while scanFrom < count, let found = RawBytes.firstOffset(of: 0x29, in: buffer + scanFrom, count: count - scanFrom) {
                 let close = scanFrom + found
                 scanFrom = close + 1
-                let markerLength = LaunchLineScanner.marker.utf8CodeUnitCount
-                guard close >= markerLength,
-                      RawBytes.equal(buffer + close - markerLength, LaunchLineScanner.marker.utf8Start, count: markerLength)
+                // `main()` ending at this `)`.
+                let markerStart = close + 1 - MessageParser.mainMarker.utf8CodeUnitCount
+                guard markerStart >= 0,
+                      RawBytes.equal(buffer + markerStart, MessageParser.mainMarker.utf8Start, count: MessageParser.mainMarker.utf8CodeUnitCount)
                 else { continue }
                 var end = close + 1
                 while end < count, LineBytes.isSpace(buffer[end]) { end += 1 }
@@ -50,7 +50,7 @@ final class LaunchLineScanner {
                     break
                 }
                 guard end == count || isLineBreak(buffer[end]) else { continue }
-                guard let lineStart = lastLineBreak(before: close - markerLength).map({ $0 + 1 }) ?? (startsLine ? 0 : nil),
+                guard let lineStart = lastLineBreak(before: markerStart).map({ $0 + 1 }) ?? (startsLine ? 0 : nil),
                       end - lineStart <= maxLineBytes
                 else { continue }
                 if test(UnsafeRawBufferPointer(start: buffer + lineStart, count: end - lineStart)) { return base + lineStart }

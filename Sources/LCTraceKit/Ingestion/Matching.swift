@@ -132,7 +132,8 @@ final class PCRE2HeaderMatcher: LineMatcher {
     private let pattern: String
     private let anchored: Bool
     private let limits: PCRE2Limits
-    private var compiled: Compiled?
+    // The built-in patterns are fixed and covered by tests: compiling them cannot fail.
+    private lazy var compiled = try! PCRE2HeaderMatcher.compile(pattern, anchored: anchored, limits: limits)
 
     init(_ pattern: String, anchored: Bool, limits: PCRE2Limits) throws(PCRE2CompileError) {
         self.pattern = pattern
@@ -150,11 +151,7 @@ final class PCRE2HeaderMatcher: LineMatcher {
     }
 
     func match(_ line: UnsafeRawBufferPointer, in range: Range<Int>) throws(PCRE2MatchError) -> MatchAnswer<LineHeader> {
-        if compiled == nil {
-            // The built-in patterns are fixed and covered by tests: compiling them cannot fail.
-            compiled = try! PCRE2HeaderMatcher.compile(pattern, anchored: anchored, limits: limits)
-        }
-        let matcher = compiled!.matcher, groups = compiled!.groups
+        let matcher = compiled.matcher, groups = compiled.groups
         guard try matcher.matches(line, from: range.lowerBound), let whole = matcher.matchedRange else { return .notMatched }
         let message = groups.message.flatMap(matcher.range(ofGroup:)) ?? whole.upperBound..<line.count
         return .matched(LineHeader(
