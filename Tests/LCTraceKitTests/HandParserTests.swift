@@ -206,13 +206,41 @@ import Testing
         let cache = ByteStringCache<Int>(limit: limit)
         let keys = (0..<400).map { Array("Controller\($0)ViewController".utf8) }
         for (number, key) in keys.enumerated() {
-            key.withUnsafeBytes { cache.store(number, for: $0) }
+            #expect(key.withUnsafeBytes { cache.store(number, for: $0) } == (number < limit), "key \(number)")
         }
+        #expect(keys[0].withUnsafeBytes { cache.store(-1, for: $0) } == false, "a key already kept")
         for (number, key) in keys.enumerated() {
             let found = key.withUnsafeBytes { cache.value(for: $0) }
             #expect(found == (number < limit ? number : nil), "key \(number)")
         }
         Array("ControllerViewController".utf8).withUnsafeBytes { #expect(cache.value(for: $0) == nil) }
+    }
+
+    /// Ordinary messages take at most half of the parser's memory of messages: a log whose ordinary lines never repeat
+    /// still leaves room for the lifecycle messages that come after them, and what a message is read as does not
+    /// depend on whether it was remembered.
+    @Test func ordinaryMessagesCannotCrowdLifecycleMessagesOut() throws {
+        let parser = MessageParser()
+        func read(_ text: String) throws -> MessageReading {
+            var bytes = Array(text.utf8)
+            return try bytes.withUnsafeMutableBytes { try parser.read(UnsafeRawBufferPointer($0), message: 0..<$0.count) }
+        }
+        for number in 0..<9_000 {
+            guard case .other = try read("cache hit ratio \(number) of \(number * 7) entries") else {
+                Issue.record("ordinary message \(number)"); return
+            }
+        }
+        #expect(parser.rememberedMessages.lifecycle == 0 && parser.rememberedMessages.other == 4096)
+        for number in 0..<5_000 {
+            for _ in 0..<2 {
+                guard case .message(let message, _) = try read("Controller\(number)ViewController >>>> viewDidAppear:") else {
+                    Issue.record("lifecycle message \(number)"); return
+                }
+                #expect(message.callback == .viewDidAppear)
+            }
+        }
+        #expect(parser.rememberedMessages.lifecycle == 4096 && parser.rememberedMessages.other == 4096)
+        guard case .other = try read("cache hit ratio 1 of 7 entries") else { Issue.record("remembered ordinary message"); return }
     }
 
     /// The whole report, byte for byte, with and without the hand-written matchers.

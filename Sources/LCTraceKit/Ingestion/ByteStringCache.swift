@@ -65,17 +65,19 @@ final class ByteStringCache<Value> {
         return found ? values[Int(slots[index].value)] : nil
     }
 
-    /// Keeps `value` for `bytes` (not yet kept), while there is room.
-    func store(_ value: Value, for bytes: UnsafeRawBufferPointer) {
+    /// Keeps `value` for `bytes` (not yet kept), while there is room; returns whether it did.
+    @discardableResult
+    func store(_ value: Value, for bytes: UnsafeRawBufferPointer) -> Bool {
         store(value, for: bytes, hash: ByteHash.of(bytes))
     }
 
     /// `store(_:for:)` with the bytes' `ByteHash` already worked out.
-    func store(_ value: Value, for bytes: UnsafeRawBufferPointer, hash: UInt32) {
-        guard bytes.count <= maxKeyLength, count < limit else { return }
+    @discardableResult
+    func store(_ value: Value, for bytes: UnsafeRawBufferPointer, hash: UInt32) -> Bool {
+        guard bytes.count <= maxKeyLength, count < limit else { return false }
         if (count + 1) * 2 > mask + 1 { grow() }
         let (index, found) = slot(for: bytes, hash: hash)
-        guard !found else { return }
+        guard !found else { return false }
         if keyCount + bytes.count > keyCapacity { keyBytes = ByteStringCache.enlarged(keyBytes, count: keyCount, to: &keyCapacity, atLeast: keyCount + bytes.count) }
         if count == valueCapacity { values = ByteStringCache.enlarged(values, count: count, to: &valueCapacity, atLeast: count + 1) }
         if let base = bytes.baseAddress { (keyBytes + keyCount).initialize(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
@@ -83,6 +85,7 @@ final class ByteStringCache<Value> {
         (values + count).initialize(to: value)
         keyCount += bytes.count
         count += 1
+        return true
     }
 
     /// Twice the slots, each entry moved to its place in them.

@@ -79,17 +79,26 @@ public final class MessageParser {
     private let anonymousClass: ClassName
     /// Logged selector → its callback and spelling; nil for a selector that is not a callback.
     private let selectors = ByteStringCache<(callback: Callback, spelling: Spelling)?>()
-    /// Whole message texts already recognised as lifecycle messages, with what they were recognised as (`end`
-    /// counted from the message's start): logs repeat the same few hundred callback lines, and one lookup of the
-    /// text costs less than matching it. Only messages with no instance named and nothing after them are kept.
-    /// Not used when the run matches every message (`MatcherChoice.exactOnly`).
-    private let recognisedMessages = ByteStringCache<RecognisedMessage>()
-    /// Whole message texts already read as ordinary logging, with the reason: apps repeat their own logging as well
-    /// (a poll, a cache's statistics), and a line met again is then not searched for a callback again. Kept apart
-    /// from `recognisedMessages`, so that the varied text of other lines cannot crowd lifecycle messages out; both
-    /// are looked up with one hash of the text.
-    private let otherMessages = ByteStringCache<OtherReason>()
+    /// Whole message texts already read, with what they were read as: logs repeat the same few hundred callback
+    /// lines, and apps their own logging (a poll, a cache's statistics); one lookup of the text costs less than
+    /// matching it, and a line of ordinary logging met again is not searched for a callback again. A lifecycle
+    /// message is kept only when it names no instance and nothing follows it (`end` is counted from the message's
+    /// start). Ordinary messages take at most half the room (`otherMessagesKept`), so that the varied text of other
+    /// lines cannot crowd lifecycle messages out. Not used when the run matches every message
+    /// (`MatcherChoice.exactOnly`).
+    private let knownMessages = ByteStringCache<KnownMessage>(limit: 2 * MessageParser.knownMessagesOfEachKind)
+    private static let knownMessagesOfEachKind = 4096
+    /// The ordinary messages `knownMessages` holds.
+    private var otherMessagesKept = 0
+    /// How many message texts of each kind are remembered.
+    var rememberedMessages: (lifecycle: Int, other: Int) { (knownMessages.count - otherMessagesKept, otherMessagesKept) }
     private let remembersMessages: Bool
+
+    /// What a message text met before was read as.
+    private enum KnownMessage {
+        case lifecycle(RecognisedMessage)
+        case other(OtherReason)
+    }
 
     private struct RecognisedMessage {
         var callback: Callback
@@ -144,15 +153,21 @@ public final class MessageParser {
             return source.map { inCall(reading, logged: $0, in: line) } ?? reading
         }
         let hash = ByteHash.of(text)
-        if let known = recognisedMessages.value(for: text, hash: hash) {
+        switch knownMessages.value(for: text, hash: hash) {
+        case .lifecycle(let known)?:
             return .message(CallbackMessage(callback: known.callback, className: known.className, spelling: known.spelling),
                             end: range.lowerBound + Int(known.end))
+        case .other(let reason)?:
+            return .other(reason)
+        case nil:
+            break
         }
-        if let reason = otherMessages.value(for: text, hash: hash) { return .other(reason) }
         let (reading, source) = try recognise(line, message: range)
         if let source { return inCall(reading, logged: source, in: line) }
         if case .other(let reason) = reading {
-            otherMessages.store(reason, for: text, hash: hash)
+            if otherMessagesKept < MessageParser.knownMessagesOfEachKind, knownMessages.store(.other(reason), for: text, hash: hash) {
+                otherMessagesKept += 1
+            }
             return reading
         }
         // Kept only when the text is the message alone: text after it (a second record glued on by a lost newline)
@@ -160,8 +175,9 @@ public final class MessageParser {
         if case .message(let message, let end) = reading, message.instance == nil, message.callback.noticeRule == nil,
            let spelling = message.spelling,
            LineBytes.trimmed(line, end..<range.upperBound).isEmpty {
-            recognisedMessages.store(RecognisedMessage(callback: message.callback, end: Int32(end - range.lowerBound),
-                                                        className: message.className, spelling: spelling), for: text, hash: hash)
+            let known = RecognisedMessage(callback: message.callback, end: Int32(end - range.lowerBound),
+                                          className: message.className, spelling: spelling)
+            knownMessages.store(.lifecycle(known), for: text, hash: hash)
         }
         return reading
     }
