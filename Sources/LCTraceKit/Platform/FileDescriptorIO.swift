@@ -53,6 +53,9 @@ public enum FileDescriptorIO {
         return read
     }
 
+    /// Whether the descriptor is a terminal.
+    static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
     /// Writes up to `count` bytes; returns how many it wrote.
     static func write(_ fd: Int32, from bytes: UnsafeRawPointer, count: Int) throws(SystemError) -> Int {
         let written = writeDescriptor(fd, bytes, count)

@@ -3,7 +3,7 @@
 final class ByteBuffer: @unchecked Sendable {
     private(set) var start: UnsafeMutablePointer<UInt8>
     private(set) var count = 0
-    private var capacity: Int
+    private(set) var capacity: Int
 
     init(capacity: Int = 512) {
         self.capacity = max(capacity, 16)

@@ -1,7 +1,14 @@
 /// Where a reporter writes: a buffered file descriptor (standard output) or memory (tests).
 public final class Output: TextOutputStream {
     private let fd: Int32?
-    private let buffer = ByteBuffer(capacity: 1 << 17)
+    /// The bytes not yet handed on. Exempt from run-time exclusivity checks (every write reads it): an output is
+    /// written by one thread at a time, and only `handOn()` replaces the buffer, outside any access to it.
+    @exclusivity(unchecked)
+    private var buffer = ByteBuffer(capacity: 1 << 17)
+    /// Writes full buffers on a thread of its own (`BackgroundWriter`), once a report has filled one; not for a
+    /// terminal, where the report's lines and standard error's messages are read together as they come.
+    private var writer: BackgroundWriter?
+    private let writesInBackground: Bool
     /// Everything written, when writing to memory.
     public private(set) var text = ""
     /// Why the report could not be written whole (a failed write to the descriptor, or a part of the report lost on
@@ -21,12 +28,14 @@ public final class Output: TextOutputStream {
     public init(fileDescriptor: Int32) {
         fd = fileDescriptor
         replacement = nil
+        writesInBackground = !FileDescriptorIO.isTerminal(fileDescriptor)
     }
 
     /// Buffered writes to a new file that takes the place of `file`'s old one at `commit()`.
     init(replacement file: ReplacementFile) {
         fd = file.fileDescriptor
         replacement = file
+        writesInBackground = true
     }
 
     /// Flushes; then, for an output that replaces a file, puts the new file in its place when all of it was written,
@@ -46,6 +55,7 @@ public final class Output: TextOutputStream {
     public init() {
         fd = nil
         replacement = nil
+        writesInBackground = false
     }
 
     public func write(_ string: String) {
@@ -77,20 +87,43 @@ public final class Output: TextOutputStream {
     }
 
     private func flushIfFull() {
-        if buffer.count >= 1 << 16 { flush() }
+        guard buffer.count >= 1 << 16 else { return }
+        if writesInBackground { handOn() } else { flush() }
     }
 
+    /// Hands the full buffer to the background writer (started by the first one) and goes on in an empty one.
+    private func handOn() {
+        guard let fd, !writeFailed else { buffer.removeAll(); return }
+        let writer = self.writer ?? BackgroundWriter(fileDescriptor: fd)
+        self.writer = writer
+        buffer = writer.write(buffer)
+    }
+
+    /// Writes everything written so far to the descriptor, and waits until it is written.
     public func flush() {
-        guard let fd, !buffer.isEmpty else { return }
+        guard let fd else { return }
+        if let writer {
+            if !buffer.isEmpty { handOn() }
+            if let error = writer.finishWriting(), !writeFailed { noteFailedWrite(error) }
+            return
+        }
+        guard !buffer.isEmpty else { return }
         defer { buffer.removeAll() }
         guard !writeFailed else { return }
         do {
             try FileDescriptorIO.writeAll(fd, buffer.bytes)
         } catch {
-            writeFailed = true
-            fail("cannot write to the output: " + error.description)
+            noteFailedWrite(error)
         }
     }
 
-    deinit { flush() }
+    private func noteFailedWrite(_ error: SystemError) {
+        writeFailed = true
+        fail("cannot write to the output: " + error.description)
+    }
+
+    deinit {
+        flush()
+        writer?.end()
+    }
 }

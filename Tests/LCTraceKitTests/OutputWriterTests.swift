@@ -1,0 +1,110 @@
+import Dispatch
+import Foundation
+import Testing
+@testable import LCTraceKit
+
+/// An output to a descriptor writes its full buffers on a thread of its own (`BackgroundWriter`): the bytes must
+/// arrive whole and in order, `flush()` must return only once they have, and a failed write must be reported.
+@Suite struct OutputWriterTests {
+    /// Everything read from `readEnd` until its writer closes, on a thread of its own (a pipe holds only 64 KiB).
+    private static func drain(_ readEnd: Int32) -> () -> [UInt8] {
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var received: [UInt8] = []
+        Thread.detachNewThread {
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+                if count <= 0 { break }
+                received += chunk[..<count]
+            }
+            done.signal()
+        }
+        return { done.wait(); return received }
+    }
+
+    /// Pieces of every size through several megabytes, with a flush in the middle: the reader gets them all, in the
+    /// order written, and what a flush wrote is there before it returns.
+    @Test func bytesArriveWholeAndInOrder() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        let (readEnd, writeEnd) = (ends[0], ends[1])
+        let received = Self.drain(readEnd)
+        var expected: [UInt8] = []
+        do {
+            let output = Output(fileDescriptor: writeEnd)
+            var generator = SystemRandomNumberGenerator()
+            var written = 0
+            var flushed = false
+            while written < 6 << 20 {
+                let size = [1, 7, 100, 4096, 70_000, 300_000].randomElement(using: &generator)!
+                let piece = (0..<size).map { UInt8(truncatingIfNeeded: written + $0) }
+                output.write(bytes: piece)
+                expected += piece
+                written += size
+                if !flushed, written > 3 << 20 {
+                    output.flush()
+                    flushed = true
+                }
+            }
+            output.flush()
+            #expect(output.failure == nil)
+        }
+        close(writeEnd)
+        let bytes = received()
+        close(readEnd)
+        #expect(bytes.count == expected.count)
+        #expect(bytes == expected)
+    }
+
+    /// `flush()` returns once every byte written before it reached the descriptor, not when it was handed on: with a
+    /// reader slower than the writer, all but what the pipe itself holds has been read by then.
+    @Test func flushWaitsForTheWrites() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        let (readEnd, writeEnd) = (ends[0], ends[1])
+        let received = Lock(0)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            var chunk = [UInt8](repeating: 0, count: 16 << 10)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+                if count <= 0 { break }
+                received.withLock { $0 += count }
+                Thread.sleep(forTimeInterval: 0.002)
+            }
+            done.signal()
+        }
+        let output = Output(fileDescriptor: writeEnd)
+        let line = Array("2016-03-17 16:02:37.277 LifeCycle[2148:117099] ViewController >>>> viewDidLoad\n".utf8)
+        var total = 0
+        for round in 1...2 {
+            for _ in 0..<12_000 { output.write(bytes: line) }
+            total += 12_000 * line.count
+            output.flush()
+            // A pipe holds at most 64 KiB on Linux and macOS; the writer's queue alone would hold more.
+            let read = received.withLock { $0 }
+            #expect(read >= total - (128 << 10), "round \(round): \(read) of \(total) bytes read")
+        }
+        close(writeEnd)
+        done.wait()
+        close(readEnd)
+        #expect(received.withLock { $0 } == total)
+    }
+
+    /// A descriptor that takes no writes: the failure is reported once the output is flushed, and nothing more is
+    /// written (nor does the output wait) after it.
+    @Test func aFailedWriteIsReported() throws {
+        let fd = open("/dev/null", O_RDONLY)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        let output = Output(fileDescriptor: fd)
+        let piece = [UInt8](repeating: 0x61, count: 50_000)
+        for _ in 0..<100 { output.write(bytes: piece) }
+        output.flush()
+        let failure = try #require(output.failure)
+        #expect(failure.hasPrefix("cannot write to the output: "))
+        for _ in 0..<100 { output.write(bytes: piece) }
+        output.flush()
+        #expect(output.failure == failure)
+    }
+}
