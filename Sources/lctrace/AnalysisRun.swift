@@ -91,6 +91,8 @@ struct AnalysisRun {
         for request in requests {
             let path = request.path ?? report.outputPath
             let output = path.map { openOutput($0, replacing: !live) } ?? Output.standardOutput()
+            // A run over files writes its reports on a thread of their own; a live run's are read as they come.
+            output.writesInBackground = !live
             settings.color = path == nil && useColor()
             let stepSummary = request.reporter == .githubActions ? stepSummaryOutput() : nil
             if let stepSummary { outputs.append((stepSummary, Environment.value(of: "GITHUB_STEP_SUMMARY"))) }
@@ -138,7 +140,7 @@ struct AnalysisRun {
         progress?.clear()
         ProgressLine.current = nil
         let summary = analyzer.finish()
-        for (output, path) in outputs { finishWriting(output, to: path) }
+        finishWriting(outputs)
         if let recorder, let output = baselineOutput, let path = report.writeBaseline {
             output.write(recorder.baseline.json)
             finishWriting(output, to: path)

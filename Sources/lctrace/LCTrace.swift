@@ -127,9 +127,17 @@ func oneLine(_ message: String) -> String {
 /// Flushes a report and puts it in place; when it could not all be written (a full disk, a closed standard output),
 /// says so and exits with status 2, so that a CI job does not take a missing report for a clean one.
 func finishWriting(_ output: Output, to destination: String? = nil) {
-    output.commit()
-    if let failure = output.failure {
-        fail("the report\(destination.map { " to \($0)" } ?? "") is incomplete: \(failure)")
+    finishWriting([(output, destination)])
+}
+
+/// `finishWriting` for several outputs: each is written whole (or found to have failed) before the first failure ends
+/// the run, so that one report's failure does not cut the others short.
+func finishWriting(_ outputs: [(output: Output, path: String?)]) {
+    for (output, _) in outputs { output.commit() }
+    for (output, destination) in outputs {
+        if let failure = output.failure {
+            fail("the report\(destination.map { " to \($0)" } ?? "") is incomplete: \(failure)")
+        }
     }
 }
 

@@ -2,7 +2,7 @@
 /// without allocating: the hot path sees the same few dozen names millions of times. Holds at most `limit`
 /// entries, so hostile input cannot grow it; past that, values are made afresh each time. The table starts small
 /// and doubles as entries come, at most half full: the few dozen names an app logs take a few KiB, not the
-/// 128 KiB the table reaches at its limit.
+/// 128 KiB the table reaches at a limit of 4096.
 ///
 /// Its table, key bytes and values are in memory of its own, reached through pointers: a lookup reads no array
 /// (no bounds or uniqueness checks), and the properties it reads are only ever replaced whole, never changed across
@@ -57,7 +57,7 @@ final class ByteStringCache<Value> {
         value(for: bytes, hash: ByteHash.of(bytes))
     }
 
-    /// `value(for:)` with the bytes' `ByteHash` already worked out (to look them up in two caches).
+    /// `value(for:)` with the bytes' `ByteHash` already worked out (to store them after a lookup that found nothing).
     @inline(__always)
     func value(for bytes: UnsafeRawBufferPointer, hash: UInt32) -> Value? {
         guard bytes.count <= maxKeyLength else { return nil }

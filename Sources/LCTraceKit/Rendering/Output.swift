@@ -1,14 +1,23 @@
-/// Where a reporter writes: a buffered file descriptor (standard output) or memory (tests).
+/// Where a reporter writes: a buffered file descriptor (standard output, a report file) or memory (tests). Written
+/// by one thread at a time.
 public final class Output: TextOutputStream {
     private let fd: Int32?
     /// The bytes not yet handed on. Exempt from run-time exclusivity checks (every write reads it): an output is
     /// written by one thread at a time, and only `handOn()` replaces the buffer, outside any access to it.
     @exclusivity(unchecked)
     private var buffer = ByteBuffer(capacity: 1 << 17)
-    /// Writes full buffers on a thread of its own (`BackgroundWriter`), once a report has filled one; not for a
-    /// terminal, where the report's lines and standard error's messages are read together as they come.
+    /// Writes full buffers on a thread of its own (`BackgroundWriter`), once a report has filled one.
     private var writer: BackgroundWriter?
-    private let writesInBackground: Bool
+    /// Whether full buffers go to a thread of their own, a megabyte at a time, rather than being written at 64 KiB
+    /// by the thread that fills them: for a report of a run over files, whose reader wants it whole and soon. Off
+    /// by default: output read as it comes (a live run's, `lctrace lines` in a pipe) is written in the smaller
+    /// pieces, and a terminal is never written to in the background, so that the report's lines and standard
+    /// error's messages appear in the order they happen. Set before the first write.
+    public var writesInBackground: Bool {
+        get { backgroundAllowed }
+        set { backgroundAllowed = newValue && fd.map { !FileDescriptorIO.isTerminal($0) } ?? false }
+    }
+    private var backgroundAllowed = false
     /// Everything written, when writing to memory.
     public private(set) var text = ""
     /// Why the report could not be written whole (a failed write to the descriptor, or a part of the report lost on
@@ -24,18 +33,17 @@ public final class Output: TextOutputStream {
     /// The new file this output writes, put in place of the old one by `commit()`.
     private let replacement: ReplacementFile?
 
-    /// Buffered writes to a file descriptor, flushed at 64 KiB and on `flush()`.
+    /// Buffered writes to a file descriptor, flushed at 64 KiB (or handed on at 1 MiB, `writesInBackground`) and on
+    /// `flush()`.
     public init(fileDescriptor: Int32) {
         fd = fileDescriptor
         replacement = nil
-        writesInBackground = !FileDescriptorIO.isTerminal(fileDescriptor)
     }
 
     /// Buffered writes to a new file that takes the place of `file`'s old one at `commit()`.
     init(replacement file: ReplacementFile) {
         fd = file.fileDescriptor
         replacement = file
-        writesInBackground = true
     }
 
     /// Flushes; then, for an output that replaces a file, puts the new file in its place when all of it was written,
@@ -55,7 +63,6 @@ public final class Output: TextOutputStream {
     public init() {
         fd = nil
         replacement = nil
-        writesInBackground = false
     }
 
     public func write(_ string: String) {
@@ -89,7 +96,7 @@ public final class Output: TextOutputStream {
     /// Written at 64 KiB, or handed to the background writer at 1 MiB: each hand-on wakes its thread, and at 64 KiB
     /// the wake-ups cost more than the writes they took away on a 100 MB report.
     private func flushIfFull() {
-        if writesInBackground {
+        if backgroundAllowed {
             if buffer.count >= 1 << 20 { handOn() }
         } else if buffer.count >= 1 << 16 {
             flush()
