@@ -111,6 +111,20 @@ import Testing
         #expect(received.withLock { $0 } == total)
     }
 
+    /// Two buffers trade their bytes and room, and a buffer traded with itself keeps its own.
+    @Test func buffersTradeContents() {
+        let full = ByteBuffer(capacity: 16)
+        full.append("a report's first megabyte" as String)
+        let empty = ByteBuffer(capacity: 4096)
+        empty.exchangeContents(with: full)
+        #expect(String(decoding: empty.bytes, as: UTF8.self) == "a report's first megabyte")
+        #expect(full.isEmpty && full.capacity == 4096)
+        full.append(UInt8(ascii: "x"))
+        #expect(String(decoding: empty.bytes, as: UTF8.self) == "a report's first megabyte")
+        empty.exchangeContents(with: empty)
+        #expect(empty.count == 25)
+    }
+
     /// Background writing is asked for, and never used for a terminal or memory.
     @Test func backgroundWritingIsAskedFor() throws {
         let (readEnd, writeEnd) = Self.pipeEnds()

@@ -27,12 +27,14 @@ final class BackgroundWriter: @unchecked Sendable {
         DetachedThread.start { self.run() }
     }
 
-    /// Hands `full` in to be written; returns an empty buffer to fill next.
-    func write(_ full: ByteBuffer) -> ByteBuffer {
-        state.withLock(when: { $0.waiting.count < BackgroundWriter.depth }) { state in
-            state.waiting.append(full)
-            return state.emptied.popLast() ?? ByteBuffer(capacity: full.capacity)
-        }
+    /// Takes the bytes of `buffer` to be written, leaving it empty (with the memory of a buffer already written, or
+    /// new memory of its capacity).
+    func write(takingContentsOf buffer: ByteBuffer) {
+        let full = state.withLock(when: { $0.waiting.count < BackgroundWriter.depth }) { state in
+            state.emptied.popLast()
+        } ?? ByteBuffer(capacity: buffer.capacity)
+        full.exchangeContents(with: buffer)
+        state.withLock { $0.waiting.append(full) }
     }
 
     /// Waits until every buffer handed in is written; returns the first write that failed.

@@ -106,6 +106,19 @@ final class ByteBuffer: @unchecked Sendable {
         count += inserted
     }
 
+    /// Trades bytes with `other`: each takes the other's memory, bytes and capacity (a full buffer handed to a
+    /// writer without copying it, and without a new object for the one that goes on being filled).
+    func exchangeContents(with other: ByteBuffer) {
+        guard other !== self else { return }
+        let (otherStart, otherCount, otherCapacity) = (other.start, other.count, other.capacity)
+        other.start = start
+        other.count = count
+        other.capacity = capacity
+        start = otherStart
+        count = otherCount
+        capacity = otherCapacity
+    }
+
     private func grow(to needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }

@@ -2,10 +2,9 @@
 /// by one thread at a time.
 public final class Output: TextOutputStream {
     private let fd: Int32?
-    /// The bytes not yet handed on. Exempt from run-time exclusivity checks (every write reads it): an output is
-    /// written by one thread at a time, and only `handOn()` replaces the buffer, outside any access to it.
-    @exclusivity(unchecked)
-    private var buffer = ByteBuffer(capacity: 1 << 17)
+    /// The bytes not yet written or handed on (a constant, so that a write does not retain it: `handOn()` trades its
+    /// contents with an empty buffer's).
+    private let buffer = ByteBuffer(capacity: 1 << 17)
     /// Writes full buffers on a thread of its own (`BackgroundWriter`), once a report has filled one.
     private var writer: BackgroundWriter?
     /// Whether full buffers go to a thread of their own, a megabyte at a time, rather than being written at 64 KiB
@@ -108,7 +107,7 @@ public final class Output: TextOutputStream {
         guard let fd, !writeFailed else { buffer.removeAll(); return }
         let writer = self.writer ?? BackgroundWriter(fileDescriptor: fd)
         self.writer = writer
-        buffer = writer.write(buffer)
+        writer.write(takingContentsOf: buffer)
     }
 
     /// Writes everything written so far to the descriptor, and waits until it is written.
