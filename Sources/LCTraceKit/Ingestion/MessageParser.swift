@@ -84,8 +84,8 @@ public final class MessageParser {
     /// matching it, and a line of ordinary logging met again is not searched for a callback again. A lifecycle
     /// message is kept only when it names no instance and nothing follows it (`end` is counted from the message's
     /// start). Ordinary messages take at most half the room (`otherMessagesKept`), so that the varied text of other
-    /// lines cannot crowd lifecycle messages out; lifecycle messages may take the rest. Not used when the run matches every message
-    /// (`MatcherChoice.exactOnly`).
+    /// lines cannot crowd lifecycle messages out; lifecycle messages may take the rest. Not used when the run matches
+    /// every message (`MatcherChoice.exactOnly`).
     private let knownMessages = ByteStringCache<KnownMessage>(limit: 2 * MessageParser.knownMessagesOfEachKind)
     private static let knownMessagesOfEachKind = 4096
     /// The ordinary messages `knownMessages` holds.
