@@ -7,20 +7,23 @@ import Testing
 /// files does): the bytes must arrive whole and in order, `flush()` must return only once they have, and a failed
 /// write must be reported.
 @Suite struct OutputWriterTests {
-    /// Everything read from `readEnd` until its writer closes, on a thread of its own (a pipe holds only 64 KiB).
-    private static func drain(_ readEnd: Int32) -> () -> [UInt8] {
+    /// Reads `readEnd` on a thread of its own until its writer closes (a pipe holds only 64 KiB), at most `chunkBytes`
+    /// at a time with a `pause` after each read: what was read so far, and a wait for all of it.
+    private static func drain(_ readEnd: Int32, chunkBytes: Int = 1 << 16,
+                              pause: Double = 0) -> (soFar: Lock<[UInt8]>, all: () -> [UInt8]) {
+        let received = Lock<[UInt8]>([])
         let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var received: [UInt8] = []
         Thread.detachNewThread {
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            var chunk = [UInt8](repeating: 0, count: chunkBytes)
             while true {
                 let count = chunk.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
                 if count <= 0 { break }
-                received += chunk[..<count]
+                received.withLock { $0 += chunk[..<count] }
+                if pause > 0 { Thread.sleep(forTimeInterval: pause) }
             }
             done.signal()
         }
-        return { done.wait(); return received }
+        return (received, { done.wait(); return received.withLock { $0 } })
     }
 
     /// An output to `fd` that writes in the background.
@@ -47,7 +50,7 @@ import Testing
     /// order written, and what a flush wrote is there before it returns.
     @Test func bytesArriveWholeAndInOrder() throws {
         let (readEnd, writeEnd) = Self.pipeEnds()
-        let received = Self.drain(readEnd)
+        let received = Self.drain(readEnd).all
         var expected: [UInt8] = []
         do {
             let output = Self.backgroundOutput(writeEnd)
@@ -81,18 +84,7 @@ import Testing
     /// reader slower than the writer, all but what the pipe itself holds has been read by then.
     @Test func flushWaitsForTheWrites() throws {
         let (readEnd, writeEnd) = Self.pipeEnds()
-        let received = Lock(0)
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            var chunk = [UInt8](repeating: 0, count: 16 << 10)
-            while true {
-                let count = chunk.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
-                if count <= 0 { break }
-                received.withLock { $0 += count }
-                Thread.sleep(forTimeInterval: 0.002)
-            }
-            done.signal()
-        }
+        let received = Self.drain(readEnd, chunkBytes: 16 << 10, pause: 0.002)
         let output = Self.backgroundOutput(writeEnd)
         let line = Array("2016-03-17 16:02:37.277 LifeCycle[2148:117099] ViewController >>>> viewDidLoad\n".utf8)
         var total = 0
@@ -102,13 +94,13 @@ import Testing
             total += 40_000 * line.count
             output.flush()
             // A pipe holds at most 64 KiB on Linux and macOS; the writer's queue alone would hold more.
-            let read = received.withLock { $0 }
+            let read = received.soFar.withLock { $0.count }
             #expect(read >= total - (128 << 10), "round \(round): \(read) of \(total) bytes read")
         }
         close(writeEnd)
-        done.wait()
+        let all = received.all()
         close(readEnd)
-        #expect(received.withLock { $0 } == total)
+        #expect(all.count == total)
     }
 
     /// Two buffers trade their bytes and room, and a buffer traded with itself keeps its own.
