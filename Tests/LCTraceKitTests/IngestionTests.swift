@@ -417,10 +417,12 @@ import PCRE2
 
 @Suite struct LaunchBoundaryPlannerTests {
     /// The sections a walk over every line finds: a cut at the first `main()` line at or after each nominal end (not at
-    /// a line the reader cuts short).
-    func referenceSections(of path: String, sectionBytes: Int, maxLineBytes: Int) throws -> [String] {
+    /// a line the reader cuts short). The nominal length is `sectionBytes`, and a quarter of it (at least a byte) from a
+    /// start with no more than `taperBytes` of the file after it.
+    func referenceSections(of path: String, sectionBytes: Int, maxLineBytes: Int, taperBytes: Int = 0) throws -> [String] {
         let fd = try InputSource.file(path).openDescriptor()
         defer { _ = close(fd) }
+        let fileSize = try #require(FileStatus(fileDescriptor: fd)?.regularFileSize)
         let recognizer = try LineHeaderRecognizer(.fixed(.nslogClassic))
         let reader = LineReader(fileDescriptor: fd, maxLineBytes: maxLineBytes, chunkBytes: 64)
         var sections: [String] = []
@@ -428,7 +430,8 @@ import PCRE2
         try reader.forEachLine { line, truncated in
             lineNumber += 1
             let offset = reader.lineOffset
-            if offset - start >= sectionBytes, !truncated, LaunchBoundaryPlanner.isLaunch(line, recognizer: recognizer) {
+            let nominal = fileSize - start <= taperBytes ? max(1, sectionBytes / 4) : sectionBytes
+            if offset - start >= nominal, !truncated, LaunchBoundaryPlanner.isLaunch(line, recognizer: recognizer) {
                 sections.append("\(start)..<\(offset) from line \(firstLine)")
                 start = offset
                 firstLine = lineNumber
@@ -440,10 +443,11 @@ import PCRE2
 
     /// The planner's sections, each numbered from the lines the sections before it hold, as a worker counts them in
     /// memory (`NewlineCounter.lineBreakCount`) or, for a section too long for its memory, from the file.
-    func plannedSections(of path: String, sectionBytes: Int, maxLineBytes: Int, chunkBytes: Int) -> [String] {
+    func plannedSections(of path: String, sectionBytes: Int, maxLineBytes: Int, chunkBytes: Int, taperBytes: Int = 0) -> [String] {
         var planner = LaunchBoundaryPlanner(path: path, lineFormat: .fixed(.nslogClassic), sectionBytes: sectionBytes,
                                             maxLineBytes: maxLineBytes)
         planner.chunkBytes = chunkBytes
+        planner.taperBytes = taperBytes
         guard let bytes = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) else { return ["unreadable"] }
         var sections: [String] = []
         var firstLine = 1
@@ -511,6 +515,32 @@ import PCRE2
     }
 }
 
+extension LaunchBoundaryPlannerTests {
+    /// Over the last `taperBytes` of the file, sections are a quarter of the nominal length: the cuts there are the
+    /// walk's with that length, there are more of them than without the taper, and none falls before the taper.
+    @Test func sectionsAreShorterOverTheFilesEnd() throws {
+        let launch = "2016-03-17 16:02:37.277 LifeCycle[2148:117099] main()"
+        let callback = "2016-03-17 16:02:37.300 LifeCycle[2148:117099] ViewController    >>>>    viewDidLoad"
+        var lines: [String] = []
+        for index in 0..<600 { lines.append(index % 4 == 0 ? launch : callback) }
+        let text = lines.joined(separator: "\n") + "\n"
+        let path = try Fixtures.temporaryFile(text)
+        let sectionBytes = 4000
+        let taperBytes = text.utf8.count / 3
+        for chunkBytes in [64, 1 << 20] {
+            let plain = plannedSections(of: path, sectionBytes: sectionBytes, maxLineBytes: 120, chunkBytes: chunkBytes)
+            let tapered = plannedSections(of: path, sectionBytes: sectionBytes, maxLineBytes: 120, chunkBytes: chunkBytes,
+                                          taperBytes: taperBytes)
+            #expect(tapered == (try referenceSections(of: path, sectionBytes: sectionBytes, maxLineBytes: 120, taperBytes: taperBytes)))
+            #expect(plain == (try referenceSections(of: path, sectionBytes: sectionBytes, maxLineBytes: 120)))
+            // Sections before the taper are as without it; the taper's third of the file holds about four times as many.
+            let before = plain.prefix { !$0.hasPrefix("rest") && Int($0.prefix { $0 != "." })! < text.utf8.count - taperBytes }
+            #expect(Array(tapered.prefix(before.count)) == Array(before))
+            #expect(tapered.count - before.count >= 3 * (plain.count - before.count), "\(plain) \(tapered)")
+        }
+    }
+}
+
 @Suite struct LaunchLineScannerTests {
     /// Reads of 16, then 32 bytes leave the 48 bytes of an over-long line's start behind, and the buffer starts where
     /// `main()` does: that is no line's start. A line longer than the scanner's buffer is let go, and the search goes on
@@ -526,6 +556,17 @@ import PCRE2
         #expect(try scanner.firstLine(from: 0, before: .max, where: isMain) == 55)
         let afterLongLine = text.utf8.count - "main()\n".utf8.count
         #expect(try scanner.firstLine(from: 62, before: .max, where: isMain) == afterLongLine)
+    }
+}
+
+@Suite struct SectionWindowTests {
+    /// Sections that record no events may run four times as far ahead of the replaying thread as sections that hold
+    /// events, whose memory the narrow window bounds.
+    @Test func sectionsWithoutEventsMayRunFurtherAhead() {
+        for jobs in 1...4 {
+            #expect(Analyzer.sectionWindow(jobs: jobs, recordsEvents: true) == 2 * jobs + 2)
+            #expect(Analyzer.sectionWindow(jobs: jobs, recordsEvents: false) == 8 * jobs + 8)
+        }
     }
 }
 

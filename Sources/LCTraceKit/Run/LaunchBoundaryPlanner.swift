@@ -1,4 +1,5 @@
-/// Finds the section boundaries of one file: the first `main()` line at or after every `sectionBytes`.
+/// Finds the section boundaries of one file: the first `main()` line at or after each section's nominal end, `sectionBytes`
+/// after its start (a quarter of that over the file's last `taperBytes`).
 ///
 /// Only the bytes after each nominal end are read, up to a `main()` line: the rest of a section is read by the worker
 /// that analyses it. They are not read line by line: `LaunchLineScanner` looks only at the lines with a `)` where
@@ -19,6 +20,16 @@ struct LaunchBoundaryPlanner {
     /// The bytes first read after a nominal end (and the size of the reads that find it): a launch is usually a few
     /// kilobytes away. Later reads of one search double, up to 256 KiB.
     var chunkBytes = 16 << 10
+    /// The end of the file where sections are shorter (`nominalBytes`); 0 for none.
+    var taperBytes = 0
+
+    /// The nominal length of the section from `start`, in a file of `fileSize` bytes: `sectionBytes`, and a quarter of
+    /// it once the rest of the file is within `taperBytes`. The workers take the last sections as they come, and one
+    /// may be left analysing the last while the others have nothing more to do: short sections at the end leave it
+    /// less. (Only the last few sections are short: each section handed between threads costs the same.)
+    func nominalBytes(from start: Int, fileSize: Int) -> Int {
+        fileSize - start <= taperBytes ? max(1, sectionBytes / 4) : sectionBytes
+    }
 
     /// Calls `emit` with the bytes of each section but the last, and returns what ends the plan; stops when `emit`
     /// returns false.
@@ -32,13 +43,15 @@ struct LaunchBoundaryPlanner {
             var finder = NewlineCounter(fileDescriptor: fd, chunkBytes: chunkBytes)
             defer { finder.deallocate() }
             let scanner = LaunchLineScanner(fileDescriptor: fd, maxLineBytes: maxLineBytes, firstReadBytes: chunkBytes)
+            let fileSize = taperBytes > 0 ? FileStatus(fileDescriptor: fd)?.regularFileSize ?? Int.max : Int.max
             var start = 0
             while true {
                 // The first line starting at or after the nominal end: the one after the first line break ending at
                 // or after the byte before that end.
-                finder.seek(to: start + sectionBytes - 1)
+                let nominalEnd = start + nominalBytes(from: start, fileSize: fileSize)
+                finder.seek(to: nominalEnd - 1)
                 guard let lineBreak = try finder.next(),
-                      let launch = try scanner.firstLine(from: lineBreak + 1, before: start + sectionBytes + maxOvershoot, where: { line in
+                      let launch = try scanner.firstLine(from: lineBreak + 1, before: nominalEnd + maxOvershoot, where: { line in
                           LaunchBoundaryPlanner.isLaunch(line, recognizer: recognizer, keptBy: processFilter)
                       })
                 else { return .rest(from: start) }

@@ -29,8 +29,8 @@ extension Analyzer {
         defer { FileDescriptorIO.close(fd) }
         // A run that keeps and streams no events records little per section, and each section handed between threads
         // costs the same whatever its size: its sections are four times larger.
-        let sectionBytes = options.keepEvents || options.keepTimelineEvents || wantsLiveItems
-            ? options.sectionBytes : 4 * options.sectionBytes
+        let recordsEvents = options.keepEvents || options.keepTimelineEvents || wantsLiveItems
+        let sectionBytes = recordsEvents ? options.sectionBytes : 4 * options.sectionBytes
         guard let size = FileStatus(fileDescriptor: fd)?.regularFileSize, size >= 2 * sectionBytes else { return false }
         // A gzip file is read as one stream: its compressed bytes cannot be cut at lines.
         var magic: (UInt8, UInt8) = (0, 0)
@@ -41,10 +41,8 @@ extension Analyzer {
         let sectionOptions = options
         let choice = options.lineFormat
         let parsers = ParserPool(choice: choice, limits: options.limits, matchers: options.matchers)
-        // Sections handed in and not yet replayed. Their times vary with their sessions, so each worker may run one
-        // ahead while the replaying thread waits for an earlier one: with one spare section in all, the workers sat
-        // idle for about a tenth of a 1 GiB run.
-        let pool = OrderedWorkPool<SectionResult>(concurrency: jobs, window: 2 * jobs + 2)
+        // Sections handed in and not yet replayed (`sectionWindow`).
+        let pool = OrderedWorkPool<SectionResult>(concurrency: jobs, window: Analyzer.sectionWindow(jobs: jobs, recordsEvents: recordsEvents))
         let numbers = SectionLineNumbers()
         // A section is read into memory when it is at most twice the nominal size (most are a little over it): the
         // memory is kept from one section to the next, one per worker at work.
@@ -62,8 +60,11 @@ extension Analyzer {
         let processFilter = options.processFilter
 
         pool.startProducer {
-            let planner = LaunchBoundaryPlanner(path: path, lineFormat: choice, sectionBytes: sectionBytes, maxLineBytes: maxLineBytes,
+            var planner = LaunchBoundaryPlanner(path: path, lineFormat: choice, sectionBytes: sectionBytes, maxLineBytes: maxLineBytes,
                                                 processFilter: processFilter)
+            // Short sections over the last two full ones a worker: enough to even out a worker that took a full
+            // section just before them.
+            planner.taperBytes = 2 * jobs * sectionBytes
             var index = 0
             func submit(_ bytes: Range<Int>, isLast: Bool) -> Bool {
                 let planned = PlannedSection(index: index, bytes: bytes, isLast: isLast)
@@ -126,6 +127,19 @@ extension Analyzer {
 }
 
 extension Analyzer {
+    /// How many sections may be handed to the workers and not yet replayed. Their times vary with their sessions, so
+    /// each worker may run ahead while the replaying thread waits for an earlier one: with one spare section in all,
+    /// the workers sat idle for about a tenth of a 1 GiB run. A worker that finds the window full has no section to
+    /// analyse, and its thread ends until the planner hands in the next. When a section's recording is small (no
+    /// events kept or streamed: counts, findings, the sessions' reports), the window is four times as wide: on a
+    /// whole-device log, whose sections vary most (a launch is up to a section away from each nominal end), `check`
+    /// with two jobs otherwise started 23 threads where it needs 3, and took 4 to 12 % longer. A recording with events
+    /// holds up to a megabyte of them, and the narrow window bounds the memory they take.
+    static func sectionWindow(jobs: Int, recordsEvents: Bool) -> Int {
+        let narrow = 2 * jobs + 2
+        return recordsEvents ? narrow : 4 * narrow
+    }
+
     /// Whether the rest of a file from `start` (where the planner stopped cutting) is the workers' last section: after a
     /// cut, and no longer than a section may be (`2 * sectionBytes`, what a worker reads into memory). It is then
     /// analysed beside the sections before it rather than after them all, with the workers idle. A longer rest (no
