@@ -434,6 +434,49 @@ func generatedLog(bytes: String, seed: Int, format: String, options: [String] = 
     return try Fixtures.temporaryFile(Array(data), name: "generated-\(seed).log")
 }
 
+@Suite struct OrderedWorkPoolTests {
+    /// Jobs that finish in a shuffled order come back in the order they were handed in; none runs while the window is
+    /// full of jobs before it (job `i` runs only once at least `i - window + 1` results were taken, less the one the
+    /// taker may have taken and not yet counted); and every wait ends: the taker's, woken only by the result it waits
+    /// for, and the producer's, woken by room. 3,000 jobs on three threads, each sleeping a few varied microseconds;
+    /// the taker runs on a thread of its own, so that a lost wake-up fails the test rather than hanging it.
+    @Test func resultsComeBackInOrderWithinTheWindow() {
+        let window = 5
+        let count = 3000
+        let pool = OrderedWorkPool<Int>(concurrency: 3, window: window)
+        let taken = Lock<[Int]>([])
+        let ranAhead = Lock<[Int]>([])
+        pool.startProducer {
+            for index in 0..<count {
+                let handedIn = pool.submit {
+                    if index - taken.withLock({ $0.count }) > window { ranAhead.withLock { $0.append(index) } }
+                    usleep(UInt32((index * 7919) % 40))
+                    return index
+                }
+                guard handedIn else { return }
+            }
+            pool.submit(result: -1)
+        }
+        let finished = DispatchSemaphore(value: 0)
+        DetachedThread.start {
+            while true {
+                let result = pool.next()
+                guard result >= 0 else { break }
+                taken.withLock { $0.append(result) }
+                // A taker slower than the jobs at times: without the window, they would run far ahead of it.
+                if result % 3 == 0 { usleep(50) }
+            }
+            finished.signal()
+        }
+        guard finished.wait(timeout: .now() + 60) == .success else {
+            Issue.record("the taker still waits after a minute: \(taken.withLock { $0.count }) of \(count) results taken")
+            return
+        }
+        #expect(taken.withLock { $0 } == Array(0..<count))
+        #expect(ranAhead.withLock { $0 }.isEmpty)
+    }
+}
+
 @Suite struct ParallelTests {
     /// The same report, byte for byte, whatever the number of jobs: in every format.
     @Test func jobsDoNotChangeTheReport() throws {

@@ -49,6 +49,27 @@ public final class Lock<State>: @unchecked Sendable {
         return try body(&state)
     }
 
+    /// Waits until `condition` holds of the state, then runs `body` on it, as `withLock(when:_:)`; but wakes the waiting
+    /// threads after it only when `body` says its change may be what one of them waits for (`wake`). Woken for a change
+    /// that cannot be, each would only look and wait again, at the price of two switches between threads.
+    func withLock<Result>(when condition: (State) -> Bool = { _ in true },
+                          deciding body: (inout State) throws -> (result: Result, wake: Bool)) rethrows -> Result {
+        pthread_mutex_lock(mutex)
+        var wake = true
+        defer {
+            if wake, waiting > 0 { pthread_cond_broadcast(changed) }
+            pthread_mutex_unlock(mutex)
+        }
+        while !condition(state) {
+            waiting += 1
+            pthread_cond_wait(changed, mutex)
+            waiting -= 1
+        }
+        let decided = try body(&state)
+        wake = decided.wake
+        return decided.result
+    }
+
     /// Wakes the waiting threads to look at the state again, and unlocks.
     private func unlockAfterChange() {
         if waiting > 0 { pthread_cond_broadcast(changed) }
