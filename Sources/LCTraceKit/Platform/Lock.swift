@@ -8,12 +8,12 @@ import Musl
 
 /// State shared between threads, reached only with its lock held (a pthread mutex). A thread may also wait, with the
 /// lock released meanwhile, until the state is as it needs (a condition variable woken after every change made while
-/// some thread waits).
+/// some thread waits, but for those that `withLock(when:deciding:)` says end no wait).
 public final class Lock<State>: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var state: State
-    /// Threads waiting in `withLock(when:_:)`; read and written with the lock held.
+    /// Threads waiting in `withLock(when:_:)` or `withLock(when:deciding:)`; read and written with the lock held.
     private var waiting = 0
 
     public init(_ state: State) {

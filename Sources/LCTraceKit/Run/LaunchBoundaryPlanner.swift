@@ -26,7 +26,8 @@ struct LaunchBoundaryPlanner {
     /// The nominal length of the section from `start`, in a file of `fileSize` bytes: `sectionBytes`, and a quarter of
     /// it once the rest of the file is within `taperBytes`. The workers take the last sections as they come, and one
     /// may be left analysing the last while the others have nothing more to do: short sections at the end leave it
-    /// less. (Only the last few sections are short: each section handed between threads costs the same.)
+    /// less. (Each section handed between threads costs the same: only the last few are short, or all of a file no
+    /// longer than the taper, which is read in a few milliseconds either way.)
     func nominalBytes(from start: Int, fileSize: Int) -> Int {
         fileSize - start <= taperBytes ? max(1, sectionBytes / 4) : sectionBytes
     }

@@ -42,7 +42,8 @@ extension Analyzer {
         let choice = options.lineFormat
         let parsers = ParserPool(choice: choice, limits: options.limits, matchers: options.matchers)
         // Sections handed in and not yet replayed (`sectionWindow`).
-        let pool = OrderedWorkPool<SectionResult>(concurrency: jobs, window: Analyzer.sectionWindow(jobs: jobs, recordsEvents: recordsEvents))
+        let recordsFindingsOnly = !recordsEvents && renderingAhead.countsSessionsOnly
+        let pool = OrderedWorkPool<SectionResult>(concurrency: jobs, window: Analyzer.sectionWindow(jobs: jobs, recordsFindingsOnly: recordsFindingsOnly))
         let numbers = SectionLineNumbers()
         // A section is read into memory when it is at most twice the nominal size (most are a little over it): the
         // memory is kept from one section to the next, one per worker at work.
@@ -62,9 +63,7 @@ extension Analyzer {
         pool.startProducer {
             var planner = LaunchBoundaryPlanner(path: path, lineFormat: choice, sectionBytes: sectionBytes, maxLineBytes: maxLineBytes,
                                                 processFilter: processFilter)
-            // Short sections over the last two full ones a worker: enough to even out a worker that took a full
-            // section just before them.
-            planner.taperBytes = 2 * jobs * sectionBytes
+            planner.taperBytes = Analyzer.sectionTaper(jobs: jobs, sectionBytes: sectionBytes)
             var index = 0
             func submit(_ bytes: Range<Int>, isLast: Bool) -> Bool {
                 let planned = PlannedSection(index: index, bytes: bytes, isLast: isLast)
@@ -130,14 +129,22 @@ extension Analyzer {
     /// How many sections may be handed to the workers and not yet replayed. Their times vary with their sessions, so
     /// each worker may run ahead while the replaying thread waits for an earlier one: with one spare section in all,
     /// the workers sat idle for about a tenth of a 1 GiB run. A worker that finds the window full has no section to
-    /// analyse, and its thread ends until the planner hands in the next. When a section's recording is small (no
-    /// events kept or streamed: counts, findings, the sessions' reports), the window is four times as wide: on a
-    /// whole-device log, whose sections vary most (a launch is up to a section away from each nominal end), `check`
-    /// with two jobs otherwise started 23 threads where it needs 3, and took 4 to 12 % longer. A recording with events
-    /// holds up to a megabyte of them, and the narrow window bounds the memory they take.
-    static func sectionWindow(jobs: Int, recordsEvents: Bool) -> Int {
+    /// analyse, and its thread ends until the planner hands in the next. When a section records only counts and
+    /// findings (no events kept or streamed, and no reporter reading the sessions' reports: `check` and the other
+    /// findings-only reports), the window is four times as wide: on a whole-device log, whose sections vary most (a
+    /// launch is up to a section away from each nominal end), `check` with two jobs otherwise started 23 threads
+    /// where it needs 3, and took 4 % longer. A section's events or its sessions' rendered reports take up to a
+    /// megabyte or so, and the narrow window bounds what they hold while the replaying thread waits, on a slow reader
+    /// of the report say (the JSON report with events took 41 MiB with a window of 6, 68 MiB with 24).
+    static func sectionWindow(jobs: Int, recordsFindingsOnly: Bool) -> Int {
         let narrow = 2 * jobs + 2
-        return recordsEvents ? narrow : 4 * narrow
+        return recordsFindingsOnly ? 4 * narrow : narrow
+    }
+
+    /// The bytes at a file's end cut into shorter sections (`LaunchBoundaryPlanner.taperBytes`): two sections' worth
+    /// a worker, enough to even out a worker that took a full section just before them.
+    static func sectionTaper(jobs: Int, sectionBytes: Int) -> Int {
+        2 * jobs * sectionBytes
     }
 
     /// Whether the rest of a file from `start` (where the planner stopped cutting) is the workers' last section: after a
