@@ -43,7 +43,8 @@ extension Analyzer {
         let parsers = ParserPool(choice: choice, limits: options.limits, matchers: options.matchers)
         // Sections handed in and not yet replayed (`sectionWindow`).
         let recordsFindingsOnly = !recordsEvents && renderingAhead.countsSessionsOnly
-        let pool = OrderedWorkPool<SectionResult>(concurrency: jobs, window: Analyzer.sectionWindow(jobs: jobs, recordsFindingsOnly: recordsFindingsOnly))
+        let pool = OrderedWorkPool<SectionResult>(concurrency: jobs,
+                                                  window: Analyzer.sectionWindow(jobs: jobs, recordsFindingsOnly: recordsFindingsOnly))
         let numbers = SectionLineNumbers()
         // A section is read into memory when it is at most twice the nominal size (most are a little over it): the
         // memory is kept from one section to the next, one per worker at work.
