@@ -39,14 +39,7 @@ public final class Lock<State>: @unchecked Sendable {
     /// Waits until `condition` holds of the state, then runs `body` on it, with the lock held throughout but while
     /// waiting.
     func withLock<Result>(when condition: (State) -> Bool, _ body: (inout State) throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
-        defer { unlockAfterChange() }
-        while !condition(state) {
-            waiting += 1
-            pthread_cond_wait(changed, mutex)
-            waiting -= 1
-        }
-        return try body(&state)
+        try withLock(when: condition, deciding: { state in (try body(&state), true) })
     }
 
     /// Waits until `condition` holds of the state, then runs `body` on it, as `withLock(when:_:)`; but wakes the waiting
