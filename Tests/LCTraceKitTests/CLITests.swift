@@ -538,6 +538,49 @@ func generatedLog(bytes: String, seed: Int, format: String, options: [String] = 
         #expect(numbers.firstLine(ofSection: 9) == nil)
     }
 
+    /// Each section starts where the worker of the one before it found its end. A wait for a section's start goes on
+    /// until that end is handed in; a section after the one that ends the file has none, and no wait outlasts the run.
+    @Test func sectionsStartWhereTheOneBeforeEnded() {
+        let starts = SectionStarts()
+        #expect(starts.start(ofSection: 0) == 0)
+        func waitedStart(ofSection index: Int, until change: () -> Void) -> Int?? {
+            let answer = Lock<Int??>(nil)
+            let answered = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                let start = starts.start(ofSection: index)
+                answer.withLock { $0 = .some(start) }
+                answered.signal()
+            }
+            #expect(answered.wait(timeout: .now() + 0.2) == .timedOut, "section \(index): the wait goes on")
+            change()
+            #expect(answered.wait(timeout: .now() + 10) == .success)
+            return answer.withLock { $0 }
+        }
+        #expect(waitedStart(ofSection: 1) { starts.ended(section: 0, at: 500) } == .some(500))
+        starts.ended(section: 1, at: 900)
+        #expect(starts.start(ofSection: 2) == 900)
+        #expect(!starts.areAllKnown)
+        #expect(waitedStart(ofSection: 3) { starts.endsTheFile(section: 2) } == .some(nil))
+        #expect(starts.areAllKnown)
+        #expect(starts.start(ofSection: 2) == 900)
+        #expect(starts.start(ofSection: 9) == nil)
+
+        let stopped = SectionStarts()
+        #expect(stopped.start(ofSection: 0) == 0)
+        let answer = Lock<Int??>(nil)
+        let answered = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let start = stopped.start(ofSection: 1)
+            answer.withLock { $0 = .some(start) }
+            answered.signal()
+        }
+        #expect(answered.wait(timeout: .now() + 0.2) == .timedOut)
+        stopped.stop()
+        #expect(answered.wait(timeout: .now() + 10) == .success)
+        #expect(answer.withLock { $0 } == .some(nil))
+        #expect(stopped.areAllKnown)
+    }
+
     /// A worker reads a section into memory when it is at most twice the nominal size, and reads a longer one from
     /// the file: sections of 1 KiB are each a launch of several kilobytes (read from the file), sections of 64 KiB
     /// hold a few launches and end a launch past the nominal end (read into memory). Both give the one-job report.
@@ -545,10 +588,9 @@ func generatedLog(bytes: String, seed: Int, format: String, options: [String] = 
         let log = try generatedLog(bytes: "1200K", seed: 24, format: "nslog-classic", options: ["--traffic", "plant"])
         for sectionBytes in [1024, 64 << 10] {
             // As a two-job run plans them, with short sections over the file's end.
-            var planner = LaunchBoundaryPlanner(path: log, lineFormat: .automatic, sectionBytes: sectionBytes, maxLineBytes: 64 << 10)
-            planner.taperBytes = Analyzer.sectionTaper(jobs: 2, sectionBytes: sectionBytes)
-            var sizes: [Int] = []
-            _ = planner.plan { sizes.append($0.count); return true }
+            let sizes = try LaunchBoundaryPlannerTests.sectionEnds(
+                of: log, lineFormat: .automatic, sectionBytes: sectionBytes, maxLineBytes: 64 << 10,
+                taperBytes: Analyzer.sectionTaper(jobs: 2, sectionBytes: sectionBytes)).sections.map(\.count)
             #expect(sizes.count > 8, "sections of \(sectionBytes)")
             if sectionBytes == 1024 {
                 #expect(sizes.allSatisfy { $0 > 2 * sectionBytes }, "every section read from the file")

@@ -441,36 +441,58 @@ import PCRE2
         return sections
     }
 
-    /// The planner's sections, each numbered from the lines the sections before it hold, as a worker counts them in
-    /// memory (`NewlineCounter.lineBreakCount`) or, for a section too long for its memory, from the file.
-    func plannedSections(of path: String, sectionBytes: Int, maxLineBytes: Int, chunkBytes: Int, taperBytes: Int = 0) -> [String] {
-        var planner = LaunchBoundaryPlanner(path: path, lineFormat: .fixed(.nslogClassic), sectionBytes: sectionBytes,
-                                            maxLineBytes: maxLineBytes)
+    /// The sections as the workers find them, each from where the one before ended (`LaunchBoundaryPlanner.sectionEnd`),
+    /// read into a memory of `memoryBytes` (a worker's, twice the nominal length, by default), and what ends them: nil
+    /// when no launch ends the last (the rest of the file).
+    static func sectionEnds(of path: String, lineFormat: LineFormatChoice = .fixed(.nslogClassic), sectionBytes: Int,
+                            maxLineBytes: Int, chunkBytes: Int = 16 << 10, taperBytes: Int = 0, memoryBytes: Int? = nil,
+                            each: (Range<Int>, SectionMemory, Int32) -> Void = { _, _, _ in }) throws -> (sections: [Range<Int>], restFrom: Int) {
+        var planner = LaunchBoundaryPlanner(sectionBytes: sectionBytes, maxLineBytes: maxLineBytes)
         planner.chunkBytes = chunkBytes
         planner.taperBytes = taperBytes
+        let recognizer = try LineHeaderRecognizer(lineFormat)
+        let memory = SectionMemory(capacity: memoryBytes ?? 2 * sectionBytes)
+        let fd = try InputSource.file(path).openDescriptor()
+        defer { _ = close(fd) }
+        let fileSize = try #require(FileStatus(fileDescriptor: fd)?.regularFileSize)
+        var sections: [Range<Int>] = []
+        var start = 0
+        while let end = try planner.sectionEnd(from: start, fileSize: fileSize, fileDescriptor: fd, memory: memory, recognizer: recognizer) {
+            sections.append(start..<end)
+            each(start..<end, memory, fd)
+            start = end
+        }
+        return (sections, start)
+    }
+
+    /// The workers' sections, each numbered from the lines the sections before it hold, as a worker counts them in
+    /// memory (`NewlineCounter.lineBreakCount`) or, for a section too long for its memory, from the file; a section the
+    /// memory holds is checked against the file's bytes.
+    func plannedSections(of path: String, sectionBytes: Int, maxLineBytes: Int, chunkBytes: Int, taperBytes: Int = 0,
+                         memoryBytes: Int? = nil) -> [String] {
         guard let bytes = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) else { return ["unreadable"] }
         var sections: [String] = []
         var firstLine = 1
-        let fd = open(path, O_RDONLY)
-        var counter = NewlineCounter(fileDescriptor: fd, chunkBytes: chunkBytes)
-        defer {
-            counter.deallocate()
-            close(fd)
-        }
-        let last = planner.plan { range in
-            sections.append("\(range.lowerBound)..<\(range.upperBound) from line \(firstLine)")
-            let inMemory = bytes[range].withUnsafeBytes { NewlineCounter.lineBreakCount(in: $0) }
-            counter.seek(to: range.lowerBound)
-            let fromFile = try? counter.count(upTo: range.upperBound)
-            if fromFile != inMemory { sections.append("counted \(inMemory) lines in memory, \(fromFile ?? -1) from the file") }
-            firstLine += inMemory
-            return true
-        }
-        switch last {
-        case .rest(let start): sections.append("rest \(start)..<\(bytes.count) from line \(firstLine)")
-        case .end: sections.append("end")
-        case .failed(let failure): sections.append("failed: \(failure)")
-        case .section: sections.append("a section as the last result")
+        do {
+            let found = try LaunchBoundaryPlannerTests.sectionEnds(
+                of: path, sectionBytes: sectionBytes, maxLineBytes: maxLineBytes, chunkBytes: chunkBytes, taperBytes: taperBytes,
+                memoryBytes: memoryBytes
+            ) { range, memory, fd in
+                sections.append("\(range.lowerBound)..<\(range.upperBound) from line \(firstLine)")
+                if memory.holds(through: range.upperBound), !memory.text[..<range.count].elementsEqual(bytes[range]) {
+                    sections.append("the memory holds other bytes")
+                }
+                let inMemory = bytes[range].withUnsafeBytes { NewlineCounter.lineBreakCount(in: $0) }
+                var counter = NewlineCounter(fileDescriptor: fd, chunkBytes: chunkBytes)
+                defer { counter.deallocate() }
+                counter.seek(to: range.lowerBound)
+                let fromFile = try? counter.count(upTo: range.upperBound)
+                if fromFile != inMemory { sections.append("counted \(inMemory) lines in memory, \(fromFile ?? -1) from the file") }
+                firstLine += inMemory
+            }
+            sections.append("rest \(found.restFrom)..<\(bytes.count) from line \(firstLine)")
+        } catch {
+            sections.append("failed: \(error)")
         }
         return sections
     }
@@ -504,12 +526,17 @@ import PCRE2
         lines.append(contentsOf: [launch, callback, launch])
         let text = lines.joined(separator: "\n") + "\n" + launch
         let path = try Fixtures.temporaryFile(text)
+        // Memories twice the nominal length (a worker's), smaller than a section (the search goes on in the file from
+        // the nominal end, or from the first line past the memory), and larger than the file.
         for sectionBytes in [1, 100, 700, 2048, 40_000] {
+            let expected = try referenceSections(of: path, sectionBytes: sectionBytes, maxLineBytes: 120)
+            #expect(expected.count > 1 || sectionBytes == 40_000)
             for chunkBytes in [64, 1000, 1 << 20] {
-                let expected = try referenceSections(of: path, sectionBytes: sectionBytes, maxLineBytes: 120)
-                #expect(expected.count > 1 || sectionBytes == 40_000)
-                #expect(plannedSections(of: path, sectionBytes: sectionBytes, maxLineBytes: 120, chunkBytes: chunkBytes) == expected,
-                        "sections of \(sectionBytes) bytes, read \(chunkBytes) at a time")
+                for memoryBytes in [nil, 50, sectionBytes + 300, 1 << 20] {
+                    #expect(plannedSections(of: path, sectionBytes: sectionBytes, maxLineBytes: 120, chunkBytes: chunkBytes,
+                                            memoryBytes: memoryBytes) == expected,
+                            "sections of \(sectionBytes) bytes, read \(chunkBytes) at a time into \(memoryBytes ?? 2 * sectionBytes)")
+                }
             }
         }
     }
@@ -538,6 +565,28 @@ extension LaunchBoundaryPlannerTests {
             #expect(Array(tapered.prefix(before.count)) == Array(before))
             #expect(tapered.count - before.count >= 2 * (plain.count - before.count), "\(plain) \(tapered)")
         }
+    }
+}
+
+@Suite struct LineBreakSearchTests {
+    /// The first line break ending at or after a place, as the line reader splits lines: `\n`, `\r\n` (found by its
+    /// `\n`) and a lone `\r`; a `\r` that is the last byte held is a line break only at the end of the file.
+    @Test func findsTheLineBreakTheReaderEndsALineWith() {
+        func search(_ text: String, from start: Int, atEnd: Bool = false) -> LineBreakSearch? {
+            Array(text.utf8).withUnsafeBytes { LineBytes.firstLineBreak(in: $0, from: start, atEnd: atEnd) }
+        }
+        #expect(search("ab\ncd\n", from: 0) == .breakEnding(2))
+        #expect(search("ab\ncd\n", from: 2) == .breakEnding(2))
+        #expect(search("ab\ncd\n", from: 3) == .breakEnding(5))
+        #expect(search("ab\r\ncd", from: 0) == .breakEnding(3))
+        #expect(search("ab\r\ncd", from: 2) == .breakEnding(3))
+        #expect(search("ab\rcd\n", from: 0) == .breakEnding(2))
+        #expect(search("a\r\nb\rc\n", from: 3) == .breakEnding(4))
+        #expect(search("abc\r", from: 0) == .undecided(3))
+        #expect(search("abc\r", from: 0, atEnd: true) == .breakEnding(3))
+        #expect(search("abc", from: 0) == nil)
+        #expect(search("ab\n", from: 3) == nil)
+        #expect(search("", from: 0) == nil)
     }
 }
 

@@ -34,26 +34,9 @@ final class LaunchLineScanner {
         var readBytes = firstReadBytes
         var eof = false
         while true {
-            // Each `)` in what was read, but one whose line is not all read yet.
-            while scanFrom < count, let found = RawBytes.firstOffset(of: 0x29, in: buffer + scanFrom, count: count - scanFrom) {
-                let close = scanFrom + found
-                scanFrom = close + 1
-                // `main()` ending at this `)`.
-                let markerStart = close + 1 - MessageParser.mainMarker.utf8CodeUnitCount
-                guard markerStart >= 0,
-                      RawBytes.equal(buffer + markerStart, MessageParser.mainMarker.utf8Start, count: MessageParser.mainMarker.utf8CodeUnitCount)
-                else { continue }
-                var end = close + 1
-                while end < count, LineBytes.isSpace(buffer[end]) { end += 1 }
-                if end == count, !eof {
-                    scanFrom = close  // looked at again once more is read
-                    break
-                }
-                guard end == count || isLineBreak(buffer[end]) else { continue }
-                guard let lineStart = lastLineBreak(before: markerStart).map({ $0 + 1 }) ?? (startsLine ? 0 : nil),
-                      end - lineStart <= maxLineBytes
-                else { continue }
-                if test(UnsafeRawBufferPointer(start: buffer + lineStart, count: end - lineStart)) { return base + lineStart }
+            if let lineStart = LaunchLineScanner.firstLine(in: buffer, count: count, scanningFrom: &scanFrom, atEnd: eof,
+                                                           startsLine: startsLine, maxLineBytes: maxLineBytes, where: test) {
+                return base + lineStart
             }
             if eof || base + count >= limit || StopRequest.isRequested { return nil }
             // Keep only the last line, not ended yet; a line longer than a reader hands out is let go.
@@ -86,14 +69,56 @@ final class LaunchLineScanner {
         }
     }
 
+    /// The first line in `buffer[..<count]` that ends with `main()` at a `)` found from `scanFrom` on and passes `test`:
+    /// the offset of its start. Nil when there is none yet; `scanFrom` is then where the look goes on once more bytes
+    /// follow the `count` held (at a `)` whose line is not all read yet, or at `count`). `atEnd`: no bytes follow (the
+    /// end of the file). `startsLine`: `buffer[0]` starts a line (else the bytes before the first line break are the end
+    /// of a line whose start is not held). A line longer than `maxLineBytes` is never the one found.
+    static func firstLine(in buffer: UnsafePointer<UInt8>, count: Int, scanningFrom scanFrom: inout Int, atEnd: Bool,
+                          startsLine: Bool, maxLineBytes: Int, where test: (UnsafeRawBufferPointer) -> Bool) -> Int? {
+        let marker = MessageParser.mainMarker
+        while scanFrom < count, let found = RawBytes.firstOffset(of: 0x29, in: buffer + scanFrom, count: count - scanFrom) {
+            let close = scanFrom + found
+            scanFrom = close + 1
+            // `main()` ending at this `)`.
+            let markerStart = close + 1 - marker.utf8CodeUnitCount
+            guard markerStart >= 0, RawBytes.equal(buffer + markerStart, marker.utf8Start, count: marker.utf8CodeUnitCount) else { continue }
+            var end = close + 1
+            while end < count, LineBytes.isSpace(buffer[end]) { end += 1 }
+            if end == count, !atEnd {
+                scanFrom = close  // looked at again once more is read
+                return nil
+            }
+            guard end == count || isLineBreak(buffer[end]),
+                  let lineStart = lineStart(before: markerStart, end: end, in: buffer, startsLine: startsLine, maxLineBytes: maxLineBytes),
+                  end - lineStart <= maxLineBytes
+            else { continue }
+            if test(UnsafeRawBufferPointer(start: buffer + lineStart, count: end - lineStart)) { return lineStart }
+        }
+        return nil
+    }
+
     @inline(__always)
-    private func isLineBreak(_ byte: UInt8) -> Bool { byte == 0x0A || byte == 0x0D }
+    private static func isLineBreak(_ byte: UInt8) -> Bool { byte == 0x0A || byte == 0x0D }
+
+    /// The start of the line holding `buffer[before]` and ending at `end`: after the last line break before `before`, or
+    /// the buffer's start when it starts a line and holds none. Nil when the line starts before the buffer does, or is
+    /// longer than `maxLineBytes` (no line break is looked for further back than that).
+    private static func lineStart(before: Int, end: Int, in buffer: UnsafePointer<UInt8>, startsLine: Bool, maxLineBytes: Int) -> Int? {
+        let floor = max(0, end - maxLineBytes - 1)
+        var index = before - 1
+        while index >= floor {
+            if isLineBreak(buffer[index]) { return index + 1 }
+            index -= 1
+        }
+        return floor == 0 && startsLine ? 0 : nil
+    }
 
     /// The offset of the last line break byte before `end` in the buffer, or nil.
     private func lastLineBreak(before end: Int) -> Int? {
         var index = end - 1
         while index >= 0 {
-            if isLineBreak(buffer[index]) { return index }
+            if LaunchLineScanner.isLineBreak(buffer[index]) { return index }
             index -= 1
         }
         return nil

@@ -56,4 +56,43 @@ enum LineBytes {
         }
         return found
     }
+
+    /// The first line break in `bytes` ending at or after `start`, as `LineReader` splits lines (`\n`, `\r\n`, a lone
+    /// `\r`), found by the index of its last byte; `undecided` at a `\r` that is the last byte held, when more follow
+    /// (`atEnd` false): the next byte decides it. Nil when there is none.
+    static func firstLineBreak(in bytes: UnsafeRawBufferPointer, from start: Int, atEnd: Bool) -> LineBreakSearch? {
+        guard let base = bytes.baseAddress, start < bytes.count else { return nil }
+        let count = bytes.count
+        let newline = RawBytes.firstOffset(of: 0x0A, in: base + start, count: count - start).map { start + $0 } ?? count
+        var at = start
+        // A `\r` before the `\n` ends a line when it is alone.
+        while at < newline, let found = RawBytes.firstOffset(of: 0x0D, in: base + at, count: newline - at) {
+            let index = at + found
+            if index + 1 < count {
+                if bytes[index + 1] != 0x0A { return .breakEnding(index) }
+            } else {
+                return atEnd ? .breakEnding(index) : .undecided(index)
+            }
+            at = index + 1
+        }
+        return newline < count ? .breakEnding(newline) : nil
+    }
+
+    /// The index of the last line break byte (`\n` or `\r`) in `bytes` at or after `floor`, or nil.
+    static func lastLineBreak(in bytes: UnsafeRawBufferPointer, notBefore floor: Int) -> Int? {
+        var index = bytes.count - 1
+        while index >= max(floor, 0) {
+            if bytes[index] == 0x0A || bytes[index] == 0x0D { return index }
+            index -= 1
+        }
+        return nil
+    }
+}
+
+/// What `LineBytes.firstLineBreak` found.
+enum LineBreakSearch: Equatable {
+    /// A line break whose last byte is at this index.
+    case breakEnding(Int)
+    /// A `\r` at this index, the last byte held: a line break of its own unless a `\n` follows.
+    case undecided(Int)
 }

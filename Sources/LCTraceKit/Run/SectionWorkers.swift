@@ -40,10 +40,59 @@ final class SectionLineNumbers: @unchecked Sendable {
     }
 }
 
+/// Where each section of one file starts, for the workers that analyse its sections at once. The worker of a section
+/// finds where it ends (`LaunchBoundaryPlanner.sectionEnd`), which is where the next one starts, and hands that in
+/// before it analyses the section; the worker of the next section waits for it. Sections are started in order and
+/// each hands in its end, or that it is the last, before it waits for anything, so every wait ends, or the run stops
+/// (`stop`) and the waits end without a start.
+final class SectionStarts: @unchecked Sendable {
+    private struct State {
+        /// The start of each section up to the first whose end is not known yet: eight bytes a section.
+        var starts = [0]
+        /// The last section, once one found no launch after it.
+        var last: Int?
+        var stopped = false
+    }
+
+    private let state = Lock(State())
+
+    /// Section `index`, the last whose start is known, ends at `end`: the next one starts there.
+    func ended(section index: Int, at end: Int) {
+        state.withLock { state in
+            assert(state.starts.count == index + 1, "a section's end handed in before the one before it")
+            state.starts.append(end)
+        }
+    }
+
+    /// Section `index` runs to the end of the file: no section comes after it.
+    func endsTheFile(section index: Int) {
+        state.withLock { $0.last = min($0.last ?? index, index) }
+    }
+
+    /// Where section `index` starts, once the section before it has handed in its end; nil when the file ended in a
+    /// section before it, or the run stops first.
+    func start(ofSection index: Int) -> Int? {
+        state.withLock(when: { $0.stopped || $0.starts.count > index || $0.last.map { $0 < index } == true }) { state in
+            state.stopped || state.starts.count <= index ? nil : state.starts[index]
+        }
+    }
+
+    /// Whether no more sections are to be handed out: the last one is known, or the run stopped.
+    var areAllKnown: Bool { state.withLock { $0.stopped || $0.last != nil } }
+
+    /// Ends every wait, now and later.
+    func stop() {
+        state.withLock { $0.stopped = true }
+    }
+}
+
 /// Memory a worker reads a whole section into, kept for the worker that analyses the next one.
 final class SectionMemory: @unchecked Sendable {
     let capacity: Int
     private let bytes: UnsafeMutableRawPointer
+    /// The file offset of the first byte held, and how many are held from there.
+    private(set) var origin = 0
+    private(set) var count = 0
 
     init(capacity: Int) {
         self.capacity = max(capacity, 1)
@@ -52,66 +101,115 @@ final class SectionMemory: @unchecked Sendable {
 
     deinit { bytes.deallocate() }
 
-    /// The bytes of `range` of the file, read into this memory; nil, having read nothing, when the range is longer
-    /// than the memory. A file that is shorter now gives the bytes up to its end. They are read after SIGINT or
-    /// SIGTERM too: the sections after this one are numbered by its lines.
-    func read(_ range: Range<Int>, of fd: Int32) throws -> UnsafeRawBufferPointer? {
-        guard range.count <= capacity else { return nil }
-        let count: Int
+    /// The bytes held, from `origin`.
+    var text: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: bytes, count: count) }
+
+    var isFull: Bool { count == capacity }
+
+    /// Whether the bytes held run through `end` (a file offset).
+    func holds(through end: Int) -> Bool { end - origin <= count }
+
+    /// Lets go of the bytes held, to hold the file's from `offset`.
+    func begin(at offset: Int) {
+        origin = offset
+        count = 0
+    }
+
+    /// Reads up to `byteCount` more of the file's bytes after those held, fewer at its end or the memory's; returns how
+    /// many. They are read after SIGINT or SIGTERM too: the sections after this one are numbered by its lines.
+    func readMore(_ byteCount: Int, of fd: Int32) throws -> Int {
+        let wanted = min(byteCount, capacity - count)
+        guard wanted > 0 else { return 0 }
+        let read: Int
         do {
-            count = try FileDescriptorIO.readFully(fd, into: UnsafeMutableRawBufferPointer(start: bytes, count: range.count),
-                                                   atOffset: range.lowerBound)
+            read = try FileDescriptorIO.readFully(fd, into: UnsafeMutableRawBufferPointer(start: bytes + count, count: wanted),
+                                                  atOffset: origin + count)
         } catch {
             throw InputError.readFailed(reason: error.description)
         }
-        return UnsafeRawBufferPointer(start: bytes, count: count)
+        count += read
+        return read
     }
 }
 
 extension Recording {
-    /// Analyses one section of a file into a new recording (run on a worker thread): reads it into memory (a section
-    /// too long for it is read from the file twice), counts its lines, waits for its first line's number, and
-    /// analyses it. The last section, the rest of the file, is read from the file once and not counted. `.end` when the
-    /// run stopped while it waited. After SIGINT or SIGTERM a section's lines are counted (the last section's are not)
-    /// but not analysed, as the line reader ends its input there.
-    static func analyzing(_ planned: PlannedSection, of path: String, name: String, options: AnalysisOptions,
-                          seed: Set<String>, ahead: RenderingAhead, numbers: SectionLineNumbers, memories: RecyclingPool<SectionMemory>,
-                          messageParser: MessageParser, headerRecognizer: LineHeaderRecognizer) -> SectionResult {
-        let recording = Recording(ahead)
+    /// What a worker needs to find and analyse the sections of one file, the same for each section.
+    struct SectionJob: Sendable {
+        let path: String
+        let name: String
+        /// The file's size when the run began: where the shorter last sections start (`LaunchBoundaryPlanner.taperBytes`)
+        /// and whether the rest of the file is a worker's last section.
+        let fileSize: Int
+        let planner: LaunchBoundaryPlanner
+        let options: AnalysisOptions
+        let ahead: RenderingAhead
+        let starts: SectionStarts
+        let numbers: SectionLineNumbers
+        let memories: RecyclingPool<SectionMemory>
+    }
+
+    /// Analyses section `index` of a file into a new recording (run on a worker thread): waits for where it starts,
+    /// reads it into memory up to the launch that ends it (a section too long for the memory is read from the file
+    /// twice) and hands in that end, counts its lines, waits for its first line's number, and analyses it.
+    ///
+    /// When no launch ends it, it is the last: the rest of the file, read from the file once more and not counted, when
+    /// it comes after a cut and is no longer than a worker's memory (`Analyzer.restIsLastSection`); otherwise `.rest`,
+    /// for the replaying thread to read in order. `.end` when the file ended in a section before it, or the run stopped
+    /// while it waited. After SIGINT or SIGTERM a section's lines are counted (the last section's are not) but not
+    /// analysed, as the line reader ends its input there.
+    static func analyzing(section index: Int, _ job: SectionJob, seed: Set<String>, parsers: SectionParsers) -> SectionResult {
+        guard let start = job.starts.start(ofSection: index) else { return .end }
+        let recording = Recording(job.ahead)
         let knowledge = InputKnowledge(facts: seed)
-        let memory = memories.take()
-        defer { memories.give(memory) }
+        let memory = job.memories.take()
+        defer { job.memories.give(memory) }
+        var ended = false
         var counted = false
         var lines = 0
-        var section = InputSection(bytes: planned.bytes, firstLine: 1)
+        var section = InputSection(bytes: start..<Int.max, firstLine: 1)
         do {
-            let fd = try InputSource.file(path).openDescriptor()
+            let fd = try InputSource.file(job.path).openDescriptor()
             defer { FileDescriptorIO.close(fd) }
-            // The last section, to the end of the file, is not counted: no section after it waits for its count.
-            var text = planned.isLast ? nil : try memory.read(planned.bytes, of: fd)
-            if let text {
-                lines = NewlineCounter.lineBreakCount(in: text)
-            } else if !planned.isLast {
-                var counter = NewlineCounter(fileDescriptor: fd)
-                defer { counter.deallocate() }
-                counter.seek(to: planned.bytes.lowerBound)
-                lines = try counter.count(upTo: planned.bytes.upperBound)
+            let end = try job.planner.sectionEnd(from: start, fileSize: job.fileSize, fileDescriptor: fd, memory: memory,
+                                                 recognizer: parsers.launchRecognizer)
+            var text: UnsafeRawBufferPointer?
+            if let end {
+                job.starts.ended(section: index, at: end)
+                ended = true
+                section.bytes = start..<end
+                if memory.holds(through: end) { text = UnsafeRawBufferPointer(rebasing: memory.text[..<(end - start)]) }
+                if let text {
+                    lines = NewlineCounter.lineBreakCount(in: text)
+                } else {
+                    var counter = NewlineCounter(fileDescriptor: fd)
+                    defer { counter.deallocate() }
+                    counter.seek(to: start)
+                    lines = try counter.count(upTo: end)
+                }
+                job.numbers.counted(section: index, lines: lines)
+            } else {
+                job.starts.endsTheFile(section: index)
+                ended = true
+                guard Analyzer.restIsLastSection(from: start, fileSize: job.fileSize, sectionBytes: job.planner.sectionBytes) else {
+                    return .rest(from: start)
+                }
             }
-            if !planned.isLast { numbers.counted(section: planned.index, lines: lines) }
             counted = true
-            guard let firstLine = numbers.firstLine(ofSection: planned.index) else { return .end }
+            guard let firstLine = job.numbers.firstLine(ofSection: index) else { return .end }
             section.firstLine = firstLine
             if StopRequest.isRequested, let read = text { text = UnsafeRawBufferPointer(start: read.baseAddress, count: 0) }
-            let worker = Analyzer(options: options, target: recording, messageParser: messageParser, headerRecognizer: headerRecognizer)
+            let worker = Analyzer(options: job.options, target: recording, messageParser: parsers.messageParser,
+                                  headerRecognizer: parsers.headerRecognizer)
             worker.durationsPutAside = DurationSamples()
             defer { recording.durations = worker.durationsPutAside ?? DurationSamples() }
-            recording.input = try worker.analyzeSection(fileDescriptor: fd, name: name, section: section, knowledge: knowledge,
+            recording.input = try worker.analyzeSection(fileDescriptor: fd, name: job.name, section: section, knowledge: knowledge,
                                                         text: text)
-            if planned.isLast { lines = recording.input?.lines ?? 0 }
+            if section.bytes?.upperBound == Int.max { lines = recording.input?.lines ?? 0 }
         } catch {
-            // The sections after this one wait for its count: it has none, and the run ends at its error.
-            if !counted { numbers.counted(section: planned.index, lines: 0) }
-            recording.error = InputFailure(input: name, error: error)
+            // The sections after this one wait for its end and its count: it has neither, and the run ends at its error.
+            if !ended { job.starts.endsTheFile(section: index) }
+            if !counted { job.numbers.counted(section: index, lines: 0) }
+            recording.error = InputFailure(input: job.name, error: error)
         }
         recording.facts = knowledge.facts
         recording.unknownWhenAsked = knowledge.unknownWhenAsked
@@ -119,12 +217,21 @@ extension Recording {
     }
 }
 
+/// A worker's parsers: the message parser and header recognizer its sections are read with, and a header recognizer of
+/// its own for telling launch lines (`LaunchBoundaryPlanner.isLaunch`), whose reading of headers leaves the other's as
+/// it was.
+struct SectionParsers {
+    let messageParser: MessageParser
+    let headerRecognizer: LineHeaderRecognizer
+    let launchRecognizer: LineHeaderRecognizer
+}
+
 /// Compiled parsers for the section workers, handed to one worker at a time and kept for the next.
 final class ParserPool: @unchecked Sendable {
     private let choice: LineFormatChoice
     private let limits: PCRE2Limits
     private let matchers: MatcherChoice
-    private let idle = Lock<[(MessageParser, LineHeaderRecognizer)]>([])
+    private let idle = Lock<[SectionParsers]>([])
 
     init(choice: LineFormatChoice, limits: PCRE2Limits, matchers: MatcherChoice) {
         self.choice = choice
@@ -132,12 +239,13 @@ final class ParserPool: @unchecked Sendable {
         self.matchers = matchers
     }
 
-    func using<Result>(_ body: (MessageParser, LineHeaderRecognizer) -> Result) -> Result {
+    func using<Result>(_ body: (SectionParsers) -> Result) -> Result {
         // The format compiled once already on this run (its patterns are kept: `CompiledPatterns`), so it cannot fail.
         let parsers = idle.withLock { $0.popLast() }
-            ?? (MessageParser(limits: limits, matchers: matchers, names: NameTable()),
-                try! LineHeaderRecognizer(choice, limits: limits, matchers: matchers))
+            ?? SectionParsers(messageParser: MessageParser(limits: limits, matchers: matchers, names: NameTable()),
+                              headerRecognizer: try! LineHeaderRecognizer(choice, limits: limits, matchers: matchers),
+                              launchRecognizer: try! LineHeaderRecognizer(choice, limits: limits, matchers: matchers))
         defer { idle.withLock { $0.append(parsers) } }
-        return body(parsers.0, parsers.1)
+        return body(parsers)
     }
 }

@@ -10,11 +10,11 @@ struct InputSection: Sendable {
 /// session spans two sections), the sections are analysed on up to N threads and replayed in order with sessions
 /// renumbered, as `--jobs` does with several files.
 ///
-/// Each worker reads its section into memory, counts its lines, and learns its first line's number when the sections
-/// before it are counted (`SectionLineNumbers`). The planner that cuts the file reads only the bytes after each
-/// section's nominal end, up to a launch, from 16 KiB at a time up to 256 KiB, and looks only at the lines ending in
-/// `main()` (`LaunchLineScanner`): those bytes are read twice, not the whole file (and a section too long for a
-/// worker's memory is read from the file twice, to count its lines and to analyse them).
+/// Each worker learns where its section starts from the worker of the section before (`SectionStarts`), reads the section
+/// into memory and on past its nominal end up to the launch that ends it (`LaunchBoundaryPlanner.sectionEnd`), hands
+/// that end in for the next worker, counts its lines, and learns its first line's number when the sections before it
+/// are counted (`SectionLineNumbers`). Each byte is read once, but for the few kilobytes read past each launch and a
+/// section too long for a worker's memory, which is read from the file twice, to count its lines and to analyse them.
 ///
 /// One thing crosses sessions: whether a class logs dealloc anywhere earlier in the input (the leak rule's
 /// severity). A section is analysed knowing what the sections replayed before it was dispatched showed; if it asked
@@ -38,53 +38,42 @@ extension Analyzer {
               !withUnsafeBytes(of: magic, GzipInflater.isGzip)
         else { return false }
 
-        let sectionOptions = options
-        let choice = options.lineFormat
-        let parsers = ParserPool(choice: choice, limits: options.limits, matchers: options.matchers)
+        let parsers = ParserPool(choice: options.lineFormat, limits: options.limits, matchers: options.matchers)
         // Sections handed in and not yet replayed (`sectionWindow`).
         let recordsFindingsOnly = !recordsEvents && renderingAhead.countsSessionsOnly
         let pool = OrderedWorkPool<SectionResult>(concurrency: jobs,
                                                   window: Analyzer.sectionWindow(jobs: jobs, recordsFindingsOnly: recordsFindingsOnly))
-        let numbers = SectionLineNumbers()
+        var planner = LaunchBoundaryPlanner(sectionBytes: sectionBytes, maxLineBytes: options.maxLineBytes,
+                                            processFilter: options.processFilter)
+        planner.taperBytes = Analyzer.sectionTaper(jobs: jobs, sectionBytes: sectionBytes)
         // A section is read into memory when it is at most twice the nominal size (most are a little over it): the
         // memory is kept from one section to the next, one per worker at work.
-        let memories = RecyclingPool { SectionMemory(capacity: 2 * sectionBytes) }
-        // Whatever ends this run (an error included), the planner stops, the sections not started are dropped, and
-        // the workers waiting for their first line's number stop waiting.
+        let job = Recording.SectionJob(path: path, name: source.name, fileSize: size, planner: planner, options: options,
+                                       ahead: renderingAhead, starts: SectionStarts(), numbers: SectionLineNumbers(),
+                                       memories: RecyclingPool { SectionMemory(capacity: 2 * sectionBytes) })
+        // Whatever ends this run (an error included), no more sections are handed out, the sections not started are
+        // dropped, and the workers waiting for their start or their first line's number stop waiting.
         defer {
             pool.stop()
-            numbers.stop()
+            job.starts.stop()
+            job.numbers.stop()
         }
         // The classes known to log dealloc from the sections replayed so far: what a section starts out knowing.
         let known = Lock<Set<String>>([])
-        let ahead = renderingAhead
-        let maxLineBytes = options.maxLineBytes
-        let processFilter = options.processFilter
 
+        // Hands out the sections in order until the last is known: each worker finds where its section ends.
         pool.startProducer {
-            var planner = LaunchBoundaryPlanner(path: path, lineFormat: choice, sectionBytes: sectionBytes, maxLineBytes: maxLineBytes,
-                                                processFilter: processFilter)
-            planner.taperBytes = Analyzer.sectionTaper(jobs: jobs, sectionBytes: sectionBytes)
             var index = 0
-            func submit(_ bytes: Range<Int>, isLast: Bool) -> Bool {
-                let planned = PlannedSection(index: index, bytes: bytes, isLast: isLast)
+            while !job.starts.areAllKnown {
+                let section = index
                 index += 1
-                return pool.submit {
+                let handedIn = pool.submit {
                     let seed = known.withLock { $0 }
-                    return parsers.using { messageParser, headerRecognizer in
-                        Recording.analyzing(planned, of: path, name: source.name, options: sectionOptions, seed: seed,
-                                            ahead: ahead, numbers: numbers, memories: memories,
-                                            messageParser: messageParser, headerRecognizer: headerRecognizer)
-                    }
+                    return parsers.using { Recording.analyzing(section: section, job, seed: seed, parsers: $0) }
                 }
+                guard handedIn else { return }
             }
-            let last = planner.plan { bytes in submit(bytes, isLast: false) }
-            if case .rest(let start) = last, Analyzer.restIsLastSection(from: start, fileSize: size, sectionBytes: sectionBytes) {
-                _ = submit(start..<Int.max, isLast: true)
-                pool.submit(result: .end)
-            } else {
-                pool.submit(result: last)
-            }
+            pool.submit(result: .end)
         }
 
         beginInput(source.name)
@@ -130,7 +119,7 @@ extension Analyzer {
     /// How many sections may be handed to the workers and not yet replayed. Their times vary with their sessions, so
     /// each worker may run ahead while the replaying thread waits for an earlier one: with one spare section in all,
     /// the workers sat idle for about a tenth of a 1 GiB run. A worker that finds the window full has no section to
-    /// analyse, and its thread ends until the planner hands in the next. When a section records only counts and
+    /// analyse, and its thread ends until the next is handed in. When a section records only counts and
     /// findings (no events kept or streamed, and no reporter reading the sessions' reports: `check` and the other
     /// findings-only reports), the window is four times as wide: on a whole-device log, whose sections vary most (a
     /// launch is up to a section away from each nominal end), `check` with two jobs otherwise started 23 threads
@@ -148,37 +137,26 @@ extension Analyzer {
         2 * jobs * sectionBytes
     }
 
-    /// Whether the rest of a file from `start` (where the planner stopped cutting) is the workers' last section: after a
+    /// Whether the rest of a file from `start` (where no launch ended a section) is the workers' last section: after a
     /// cut, and no longer than a section may be (`2 * sectionBytes`, what a worker reads into memory). It is then
     /// analysed beside the sections before it rather than after them all, with the workers idle. A longer rest (no
-    /// launch came within the planner's reach) is read by the replaying thread, which streams what it finds rather than
+    /// launch came within a worker's reach) is read by the replaying thread, which streams what it finds rather than
     /// holding it all for replay: a worker would keep every event and item of it until its turn.
     static func restIsLastSection(from start: Int, fileSize: Int, sectionBytes: Int) -> Bool {
         start > 0 && fileSize - start <= 2 * sectionBytes
     }
 }
 
-/// A section as the planner cuts it: its place in the file's order and its bytes. Its first line's number is learnt
-/// by the worker that analyses it.
-struct PlannedSection: Sendable {
-    var index: Int
-    /// The last section runs to the end of the file (`Int.max`).
-    var bytes: Range<Int>
-    /// The rest of the file after the last cut: no section after it waits for its count of lines.
-    var isLast = false
-}
-
-/// What the planner hands to the replaying thread, in order.
+/// What the workers hand to the replaying thread, in order.
 enum SectionResult {
     /// A section analysed by a worker, numbered, with the number of its lines.
     case section(InputSection, lines: Int, Recording)
     /// No `main()` line came soon enough after this offset's nominal end, or the file ended first: the rest of the
-    /// file from this offset is one piece. After a cut, when it is no longer than a section may be
-    /// (`Analyzer.restIsLastSection`), it is handed to a worker as the last section; otherwise it is analysed in order, by
-    /// the replaying thread.
+    /// file from this offset is one piece, longer than a worker's last section may be (`Analyzer.restIsLastSection`),
+    /// analysed in order by the replaying thread.
     case rest(from: Int)
-    /// Nothing more: the last section was handed in before it, or the run stopped (the planner's handing in was
-    /// refused, or a worker's wait for its first line ended).
+    /// Nothing more: the file ended in a section before it, or the run stopped (a handing in was refused, or a
+    /// worker's wait for its start or its first line ended).
     case end
     case failed(InputFailure)
 }
