@@ -78,6 +78,8 @@ let package = Package(
         .testTarget(
             name: "LCTraceKitTests",
             dependencies: ["LCTraceKit", "lctrace", "lctrace-loggen"],
+            // The fixtures are read where they lie in the repository (`Fixtures.repositoryRoot`), not as resources.
+            exclude: ["Fixtures"],
             resources: [.copy("Golden")]
         ),
     ]
