@@ -22,7 +22,7 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: release.appendingPathComponent("lctrace").path,
                                                    withDestinationPath: try lctraceExecutable())
         let outputs = directory.appendingPathComponent("github-output").path
-        FileManager.default.createFile(atPath: outputs, contents: nil)
+        #expect(FileManager.default.createFile(atPath: outputs, contents: nil))
         let sarif = directory.appendingPathComponent("lctrace.sarif").path
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GITHUB_") }
         environment["GITHUB_ACTION_PATH"] = directory.appendingPathComponent("action").path

@@ -559,9 +559,9 @@ func generatedLog(bytes: String, seed: Int, format: String, options: [String] = 
         #expect(waitedStart(ofSection: 1) { starts.ended(section: 0, at: 500) } == .some(500))
         starts.ended(section: 1, at: 900)
         #expect(starts.start(ofSection: 2) == 900)
-        #expect(!starts.areAllKnown)
-        #expect(waitedStart(ofSection: 3) { starts.endsTheFile(section: 2) } == .some(nil))
-        #expect(starts.areAllKnown)
+        #expect(!starts.handsOutNoMore)
+        #expect(waitedStart(ofSection: 3) { starts.noSection(after: 2) } == .some(nil))
+        #expect(starts.handsOutNoMore)
         #expect(starts.start(ofSection: 2) == 900)
         #expect(starts.start(ofSection: 9) == nil)
 
@@ -578,7 +578,7 @@ func generatedLog(bytes: String, seed: Int, format: String, options: [String] = 
         stopped.stop()
         #expect(answered.wait(timeout: .now() + 10) == .success)
         #expect(answer.withLock { $0 } == .some(nil))
-        #expect(stopped.areAllKnown)
+        #expect(stopped.handsOutNoMore)
     }
 
     /// A worker reads a section into memory when it is at most twice the nominal size, and reads a longer one from
@@ -588,7 +588,7 @@ func generatedLog(bytes: String, seed: Int, format: String, options: [String] = 
         let log = try generatedLog(bytes: "1200K", seed: 24, format: "nslog-classic", options: ["--traffic", "plant"])
         for sectionBytes in [1024, 64 << 10] {
             // As a two-job run plans them, with short sections over the file's end.
-            let sizes = try LaunchBoundaryPlannerTests.sectionEnds(
+            let sizes = try SectionEndFinderTests.sectionEnds(
                 of: log, lineFormat: .automatic, sectionBytes: sectionBytes, maxLineBytes: 64 << 10,
                 taperBytes: Analyzer.sectionTaper(jobs: 2, sectionBytes: sectionBytes)).sections.map(\.count)
             #expect(sizes.count > 8, "sections of \(sectionBytes)")

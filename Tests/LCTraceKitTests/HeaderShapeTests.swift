@@ -287,7 +287,7 @@ import PCRE2
     /// of the line before tried first), with every format automatic and each forced.
     @Test func theFastPathReadsTheNewShapesAsPCRE2Does() throws {
         let lines = try Self.corpus()
-        for choice in [LineFormatChoice.automatic] + LineFormat.builtIn.filter { $0.pattern != nil }.map(LineFormatChoice.fixed) {
+        for choice in [LineFormatChoice.automatic] + LineFormat.builtIn.filter({ $0.pattern != nil }).map(LineFormatChoice.fixed) {
             let fast = try LineHeaderRecognizer(choice)
             let plain = try LineHeaderRecognizer(choice, fastPath: false)
             for line in lines {

@@ -415,11 +415,13 @@ import PCRE2
     }
 }
 
-@Suite struct LaunchBoundaryPlannerTests {
-    /// The sections a walk over every line finds: a cut at the first `main()` line at or after each nominal end (not at
-    /// a line the reader cuts short). The nominal length is `sectionBytes`, and a quarter of it (at least a byte) from a
-    /// start with no more than `taperBytes` of the file after it.
-    func referenceSections(of path: String, sectionBytes: Int, maxLineBytes: Int, taperBytes: Int = 0) throws -> [String] {
+@Suite struct SectionEndFinderTests {
+    /// The sections a walk over every line finds: a cut at the first `main()` line starting at or after each nominal
+    /// end and before `maxOvershoot` past it (not at a line the reader cuts short); when none does, the rest of the
+    /// file is one piece. The nominal length is `sectionBytes`, and a quarter of it (at least a byte) from a start with
+    /// no more than `taperBytes` of the file after it.
+    func referenceSections(of path: String, sectionBytes: Int, maxLineBytes: Int, taperBytes: Int = 0,
+                           maxOvershoot: Int = .max / 2) throws -> [String] {
         let fd = try InputSource.file(path).openDescriptor()
         defer { _ = close(fd) }
         let fileSize = try #require(FileStatus(fileDescriptor: fd)?.regularFileSize)
@@ -427,11 +429,15 @@ import PCRE2
         let reader = LineReader(fileDescriptor: fd, maxLineBytes: maxLineBytes, chunkBytes: 64)
         var sections: [String] = []
         var start = 0, firstLine = 1, lineNumber = 0
+        var cutting = true
         try reader.forEachLine { line, truncated in
             lineNumber += 1
             let offset = reader.lineOffset
             let nominal = fileSize - start <= taperBytes ? max(1, sectionBytes / 4) : sectionBytes
-            if offset - start >= nominal, !truncated, LaunchBoundaryPlanner.isLaunch(line, recognizer: recognizer) {
+            guard cutting else { return }
+            if offset - start >= nominal + maxOvershoot {
+                cutting = false
+            } else if offset - start >= nominal, !truncated, SectionEndFinder.isLaunch(line, recognizer: recognizer) {
                 sections.append("\(start)..<\(offset) from line \(firstLine)")
                 start = offset
                 firstLine = lineNumber
@@ -441,15 +447,18 @@ import PCRE2
         return sections
     }
 
-    /// The sections as the workers find them, each from where the one before ended (`LaunchBoundaryPlanner.sectionEnd`),
-    /// read into a memory of `memoryBytes` (a worker's, twice the nominal length, by default), and what ends them: nil
-    /// when no launch ends the last (the rest of the file).
+    /// The sections as the workers find them, each from where the one before ended (`SectionEndFinder.sectionEnd`), read
+    /// into a memory of `memoryBytes` (a worker's, twice the nominal length, by default); `each` is handed every section
+    /// cut. The rest of the file starts at `restFrom`; `restHeld` is what the memory held of it, when it says it holds
+    /// it all.
     static func sectionEnds(of path: String, lineFormat: LineFormatChoice = .fixed(.nslogClassic), sectionBytes: Int,
-                            maxLineBytes: Int, chunkBytes: Int = 16 << 10, taperBytes: Int = 0, memoryBytes: Int? = nil,
-                            each: (Range<Int>, SectionMemory, Int32) -> Void = { _, _, _ in }) throws -> (sections: [Range<Int>], restFrom: Int) {
-        var planner = LaunchBoundaryPlanner(sectionBytes: sectionBytes, maxLineBytes: maxLineBytes)
-        planner.chunkBytes = chunkBytes
-        planner.taperBytes = taperBytes
+                            maxLineBytes: Int, chunkBytes: Int = 16 << 10, taperBytes: Int = 0, maxOvershoot: Int? = nil,
+                            memoryBytes: Int? = nil, each: (Range<Int>, SectionMemory, Int32) -> Void = { _, _, _ in })
+        throws -> (sections: [Range<Int>], restFrom: Int, restHeld: [UInt8]?) {
+        var finder = SectionEndFinder(sectionBytes: sectionBytes, maxLineBytes: maxLineBytes)
+        finder.chunkBytes = chunkBytes
+        finder.taperBytes = taperBytes
+        if let maxOvershoot { finder.maxOvershoot = maxOvershoot }
         let recognizer = try LineHeaderRecognizer(lineFormat)
         let memory = SectionMemory(capacity: memoryBytes ?? 2 * sectionBytes)
         let fd = try InputSource.file(path).openDescriptor()
@@ -457,26 +466,30 @@ import PCRE2
         let fileSize = try #require(FileStatus(fileDescriptor: fd)?.regularFileSize)
         var sections: [Range<Int>] = []
         var start = 0
-        while let end = try planner.sectionEnd(from: start, fileSize: fileSize, fileDescriptor: fd, memory: memory, recognizer: recognizer) {
-            sections.append(start..<end)
-            each(start..<end, memory, fd)
-            start = end
+        while true {
+            switch try finder.sectionEnd(from: start, fileSize: fileSize, fileDescriptor: fd, memory: memory, recognizer: recognizer) {
+            case .launch(let end):
+                sections.append(start..<end)
+                each(start..<end, memory, fd)
+                start = end
+            case .none(let heldToTheEnd):
+                return (sections, start, heldToTheEnd ? Array(memory.text) : nil)
+            }
         }
-        return (sections, start)
     }
 
     /// The workers' sections, each numbered from the lines the sections before it hold, as a worker counts them in
-    /// memory (`NewlineCounter.lineBreakCount`) or, for a section too long for its memory, from the file; a section the
-    /// memory holds is checked against the file's bytes.
+    /// memory (`NewlineCounter.lineBreakCount`) or, for a section too long for its memory, from the file; a section or
+    /// a rest the memory holds is checked against the file's bytes.
     func plannedSections(of path: String, sectionBytes: Int, maxLineBytes: Int, chunkBytes: Int, taperBytes: Int = 0,
-                         memoryBytes: Int? = nil) -> [String] {
+                         maxOvershoot: Int? = nil, memoryBytes: Int? = nil) -> [String] {
         guard let bytes = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) else { return ["unreadable"] }
         var sections: [String] = []
         var firstLine = 1
         do {
-            let found = try LaunchBoundaryPlannerTests.sectionEnds(
+            let found = try SectionEndFinderTests.sectionEnds(
                 of: path, sectionBytes: sectionBytes, maxLineBytes: maxLineBytes, chunkBytes: chunkBytes, taperBytes: taperBytes,
-                memoryBytes: memoryBytes
+                maxOvershoot: maxOvershoot, memoryBytes: memoryBytes
             ) { range, memory, fd in
                 sections.append("\(range.lowerBound)..<\(range.upperBound) from line \(firstLine)")
                 if memory.holds(through: range.upperBound), !memory.text[..<range.count].elementsEqual(bytes[range]) {
@@ -491,6 +504,7 @@ import PCRE2
                 firstLine += inMemory
             }
             sections.append("rest \(found.restFrom)..<\(bytes.count) from line \(firstLine)")
+            if let held = found.restHeld, held != Array(bytes[found.restFrom...]) { sections.append("the memory holds another rest") }
         } catch {
             sections.append("failed: \(error)")
         }
@@ -522,6 +536,9 @@ import PCRE2
         // the launch's header in one of them (a scanner that took such a place for a line's start would cut there), and
         // one line longer than the scanner's buffer (a scanner that kept it would read nothing more and stop early).
         for padding in 69..<209 { lines.append(String(repeating: "z", count: padding) + launch) }
+        // Launches padded with spaces to exactly the longest line the reader hands out whole (120 bytes), and one past it.
+        lines.append(contentsOf: [callback, launch + String(repeating: " ", count: 120 - launch.utf8.count), callback,
+                                  launch + String(repeating: " ", count: 121 - launch.utf8.count), callback])
         lines.append(String(repeating: "w", count: 400_000))
         lines.append(contentsOf: [launch, callback, launch])
         let text = lines.joined(separator: "\n") + "\n" + launch
@@ -529,6 +546,17 @@ import PCRE2
         // Memories twice the nominal length (a worker's), smaller than a section (the search goes on in the file from
         // the nominal end, or from the first line past the memory), and larger than the file.
         for sectionBytes in [1, 100, 700, 2048, 40_000] {
+            // A launch starting `maxOvershoot` or more past the nominal end ends no section, however the bytes are read.
+            for maxOvershoot in [0, 90, 1000] {
+                let expected = try referenceSections(of: path, sectionBytes: sectionBytes, maxLineBytes: 120, maxOvershoot: maxOvershoot)
+                for chunkBytes in [64, 1 << 20] {
+                    for memoryBytes in [nil, 50, 1 << 20] {
+                        #expect(plannedSections(of: path, sectionBytes: sectionBytes, maxLineBytes: 120, chunkBytes: chunkBytes,
+                                                maxOvershoot: maxOvershoot, memoryBytes: memoryBytes) == expected,
+                                "sections of \(sectionBytes) bytes, at most \(maxOvershoot) past, read \(chunkBytes) at a time into \(memoryBytes ?? 2 * sectionBytes)")
+                    }
+                }
+            }
             let expected = try referenceSections(of: path, sectionBytes: sectionBytes, maxLineBytes: 120)
             #expect(expected.count > 1 || sectionBytes == 40_000)
             for chunkBytes in [64, 1000, 1 << 20] {
@@ -542,7 +570,7 @@ import PCRE2
     }
 }
 
-extension LaunchBoundaryPlannerTests {
+extension SectionEndFinderTests {
     /// Over the last `taperBytes` of the file, sections are a quarter of the nominal length: the cuts there are the
     /// walk's with that length, there are more of them than without the taper, and none falls before the taper.
     @Test func sectionsAreShorterOverTheFilesEnd() throws {

@@ -185,7 +185,7 @@ import Testing
         #expect(read == ["one", "two", "", "three"])
     }
 
-    /// The section planner numbers and cuts lines as the line reader does, whatever their line breaks.
+    /// Sections are cut, and their lines numbered, as the line reader reads the lines, whatever their line breaks.
     @Test func sectionsCutWhereTheLineReaderCuts() throws {
         let launch = "2016-03-17 16:02:37.277 LifeCycle[2148:117099] main()"
         let callback = "2016-03-17 16:02:37.300 LifeCycle[2148:117099] ViewController    >>>>    viewDidLoad"
@@ -208,13 +208,13 @@ import Testing
         }
     }
 
-    // The walk over every line and the planner's sections, as the planner's own tests make them.
+    // The walk over every line and the workers' sections, as `SectionEndFinderTests` makes them.
     private func referenceSections(of path: String, sectionBytes: Int) throws -> [String] {
-        try LaunchBoundaryPlannerTests().referenceSections(of: path, sectionBytes: sectionBytes, maxLineBytes: 120)
+        try SectionEndFinderTests().referenceSections(of: path, sectionBytes: sectionBytes, maxLineBytes: 120)
     }
 
     private func plannedSections(of path: String, sectionBytes: Int, chunkBytes: Int) -> [String] {
-        LaunchBoundaryPlannerTests().plannedSections(of: path, sectionBytes: sectionBytes, maxLineBytes: 120, chunkBytes: chunkBytes)
+        SectionEndFinderTests().plannedSections(of: path, sectionBytes: sectionBytes, maxLineBytes: 120, chunkBytes: chunkBytes)
     }
 }
 

@@ -1,4 +1,4 @@
-/// Finds the first line of a file, from a line's start on, that passes a test (`LaunchBoundaryPlanner.isLaunch`), looking
+/// Finds the first line of a file, from a line's start on, that passes a test (`SectionEndFinder.isLaunch`), looking
 /// only at the lines that end with `main()` and spaces or tabs: at each `)`, found by `memchr`, the bytes around it are
 /// checked, and only a line that ends there is cut out and tested. Lines are as `LineReader` hands them out: the bytes
 /// between line breaks (`\n`, `\r\n`, a lone `\r`), none longer than `maxLineBytes` (a longer line, which the reader
@@ -24,8 +24,9 @@ final class LaunchLineScanner {
 
     deinit { buffer.deallocate() }
 
-    /// The offset of the first line starting at or after `start` (a line's start) that passes `test`; nil at the end of
-    /// the file, once the lines searched reach `limit`, or after SIGINT or SIGTERM.
+    /// The offset of the first line starting at or after `start` (a line's start), and before `limit`, that passes
+    /// `test`; nil when there is none (the bytes are read until every line starting before `limit` is decided, whatever
+    /// the sizes of the reads), or after SIGINT or SIGTERM.
     func firstLine(from start: Int, before limit: Int, where test: (UnsafeRawBufferPointer) -> Bool) throws -> Int? {
         var base = start  // the file offset of buffer[0]
         var startsLine = true  // whether buffer[0] starts a line: not inside an over-long one
@@ -36,12 +37,14 @@ final class LaunchLineScanner {
         while true {
             if let lineStart = LaunchLineScanner.firstLine(in: buffer, count: count, scanningFrom: &scanFrom, atEnd: eof,
                                                            startsLine: startsLine, maxLineBytes: maxLineBytes, where: test) {
-                return base + lineStart
+                // Lines are found in order: one starting at `limit` or later means none before it passes.
+                return base + lineStart < limit ? base + lineStart : nil
             }
-            if eof || base + count >= limit || StopRequest.isRequested { return nil }
+            if eof || LaunchLineScanner.decidesEveryLine(before: limit, readTo: base + count, maxLineBytes: maxLineBytes)
+                || StopRequest.isRequested { return nil }
             // Keep only the last line, not ended yet; a line longer than a reader hands out is let go.
             var kept = 0
-            if let lineBreak = lastLineBreak(before: count) {
+            if let lineBreak = LineBytes.lastLineBreak(in: UnsafeRawBufferPointer(start: buffer, count: count), notBefore: 0) {
                 kept = lineBreak + 1
                 startsLine = true
             } else if count > maxLineBytes {
@@ -67,6 +70,13 @@ final class LaunchLineScanner {
             count += read
             readBytes = min(2 * readBytes, maxReadBytes)
         }
+    }
+
+    /// Whether the bytes read up to the offset `end` decide every line that starts before `limit`: a line the search
+    /// would take ends within `maxLineBytes` of its start.
+    @inline(__always)
+    static func decidesEveryLine(before limit: Int, readTo end: Int, maxLineBytes: Int) -> Bool {
+        end - limit > maxLineBytes
     }
 
     /// The first line in `buffer[..<count]` that ends with `main()` at a `)` found from `scanFrom` on and passes `test`:
@@ -112,15 +122,5 @@ final class LaunchLineScanner {
             index -= 1
         }
         return floor == 0 && startsLine ? 0 : nil
-    }
-
-    /// The offset of the last line break byte before `end` in the buffer, or nil.
-    private func lastLineBreak(before end: Int) -> Int? {
-        var index = end - 1
-        while index >= 0 {
-            if LaunchLineScanner.isLineBreak(buffer[index]) { return index }
-            index -= 1
-        }
-        return nil
     }
 }

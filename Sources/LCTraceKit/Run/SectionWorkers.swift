@@ -41,15 +41,15 @@ final class SectionLineNumbers: @unchecked Sendable {
 }
 
 /// Where each section of one file starts, for the workers that analyse its sections at once. The worker of a section
-/// finds where it ends (`LaunchBoundaryPlanner.sectionEnd`), which is where the next one starts, and hands that in
-/// before it analyses the section; the worker of the next section waits for it. Sections are started in order and
-/// each hands in its end, or that it is the last, before it waits for anything, so every wait ends, or the run stops
-/// (`stop`) and the waits end without a start.
+/// finds where it ends (`SectionEndFinder.sectionEnd`), which is where the next one starts, and hands that in before it
+/// counts and analyses the section; the worker of the next section waits for it. Sections are started in order, and
+/// each hands in its end, or that no section follows it, before it waits for its lines to be numbered, so every wait
+/// ends, or the run stops (`stop`) and the waits end without a start.
 final class SectionStarts: @unchecked Sendable {
     private struct State {
         /// The start of each section up to the first whose end is not known yet: eight bytes a section.
         var starts = [0]
-        /// The last section, once one found no launch after it.
+        /// The last section, once one runs to the end of the file or fails.
         var last: Int?
         var stopped = false
     }
@@ -64,13 +64,13 @@ final class SectionStarts: @unchecked Sendable {
         }
     }
 
-    /// Section `index` runs to the end of the file: no section comes after it.
-    func endsTheFile(section index: Int) {
+    /// No section comes after section `index`: it runs to the end of the file, or the run ends at its error.
+    func noSection(after index: Int) {
         state.withLock { $0.last = min($0.last ?? index, index) }
     }
 
-    /// Where section `index` starts, once the section before it has handed in its end; nil when the file ended in a
-    /// section before it, or the run stops first.
+    /// Where section `index` starts, once the section before it has handed in its end; nil when no section `index`
+    /// comes, or the run stops first.
     func start(ofSection index: Int) -> Int? {
         state.withLock(when: { $0.stopped || $0.starts.count > index || $0.last.map { $0 < index } == true }) { state in
             state.stopped || state.starts.count <= index ? nil : state.starts[index]
@@ -78,7 +78,7 @@ final class SectionStarts: @unchecked Sendable {
     }
 
     /// Whether no more sections are to be handed out: the last one is known, or the run stopped.
-    var areAllKnown: Bool { state.withLock { $0.stopped || $0.last != nil } }
+    var handsOutNoMore: Bool { state.withLock { $0.stopped || $0.last != nil } }
 
     /// Ends every wait, now and later.
     func stop() {
@@ -86,7 +86,8 @@ final class SectionStarts: @unchecked Sendable {
     }
 }
 
-/// Memory a worker reads a whole section into, kept for the worker that analyses the next one.
+/// Memory a worker reads its section into (all of it when it fits, and the bytes past its end that the look for the
+/// launch ending it read), kept for the worker that analyses the next one.
 final class SectionMemory: @unchecked Sendable {
     let capacity: Int
     private let bytes: UnsafeMutableRawPointer
@@ -137,49 +138,53 @@ extension Recording {
     struct SectionJob: Sendable {
         let path: String
         let name: String
-        /// The file's size when the run began: where the shorter last sections start (`LaunchBoundaryPlanner.taperBytes`)
+        /// The file's size when the run began: where the shorter last sections start (`SectionEndFinder.taperBytes`)
         /// and whether the rest of the file is a worker's last section.
         let fileSize: Int
-        let planner: LaunchBoundaryPlanner
+        let endFinder: SectionEndFinder
         let options: AnalysisOptions
         let ahead: RenderingAhead
         let starts: SectionStarts
         let numbers: SectionLineNumbers
         let memories: RecyclingPool<SectionMemory>
+        /// The classes known to log dealloc from the sections replayed so far: what a section starts out knowing.
+        let known: Lock<Set<String>>
     }
 
     /// Analyses section `index` of a file into a new recording (run on a worker thread): waits for where it starts,
-    /// reads it into memory up to the launch that ends it (a section too long for the memory is read from the file
-    /// twice) and hands in that end, counts its lines, waits for its first line's number, and analyses it.
+    /// reads it into memory up to the launch that ends it and hands in that end, counts its lines, waits for its first
+    /// line's number, and analyses it. A section too long for the memory is counted and analysed from the file.
     ///
-    /// When no launch ends it, it is the last: the rest of the file, read from the file once more and not counted, when
-    /// it comes after a cut and is no longer than a worker's memory (`Analyzer.restIsLastSection`); otherwise `.rest`,
-    /// for the replaying thread to read in order. `.end` when the file ended in a section before it, or the run stopped
-    /// while it waited. After SIGINT or SIGTERM a section's lines are counted (the last section's are not) but not
-    /// analysed, as the line reader ends its input there.
-    static func analyzing(section index: Int, _ job: SectionJob, seed: Set<String>, parsers: SectionParsers) -> SectionResult {
+    /// When no launch ends it, it is the rest of the file: the workers' last section when it comes after a cut and is
+    /// no longer than a worker's memory (`Analyzer.restIsLastSection`), analysed from the memory when it holds it all,
+    /// and not counted; otherwise `.rest`, for the replaying thread to read in order. `.end` when no section `index`
+    /// comes, or the run stopped while it waited. After SIGINT or SIGTERM a section's lines are counted (the last
+    /// section's are not) but not analysed, as the line reader ends its input there.
+    static func analyzing(section index: Int, _ job: SectionJob, parsers: SectionParsers) -> SectionResult {
         guard let start = job.starts.start(ofSection: index) else { return .end }
         let recording = Recording(job.ahead)
-        let knowledge = InputKnowledge(facts: seed)
         let memory = job.memories.take()
         defer { job.memories.give(memory) }
-        var ended = false
+        var handedIn = false
         var counted = false
         var lines = 0
         var section = InputSection(bytes: start..<Int.max, firstLine: 1)
+        var knowledge = InputKnowledge()
         do {
             let fd = try InputSource.file(job.path).openDescriptor()
             defer { FileDescriptorIO.close(fd) }
-            let end = try job.planner.sectionEnd(from: start, fileSize: job.fileSize, fileDescriptor: fd, memory: memory,
-                                                 recognizer: parsers.launchRecognizer)
+            let end = try job.endFinder.sectionEnd(from: start, fileSize: job.fileSize, fileDescriptor: fd, memory: memory,
+                                                   recognizer: parsers.launchRecognizer)
             var text: UnsafeRawBufferPointer?
-            if let end {
+            var isLast = false
+            switch end {
+            case .launch(let end):
                 job.starts.ended(section: index, at: end)
-                ended = true
+                handedIn = true
                 section.bytes = start..<end
-                if memory.holds(through: end) { text = UnsafeRawBufferPointer(rebasing: memory.text[..<(end - start)]) }
-                if let text {
-                    lines = NewlineCounter.lineBreakCount(in: text)
+                if memory.holds(through: end) {
+                    text = UnsafeRawBufferPointer(rebasing: memory.text[..<(end - start)])
+                    lines = NewlineCounter.lineBreakCount(in: text!)
                 } else {
                     var counter = NewlineCounter(fileDescriptor: fd)
                     defer { counter.deallocate() }
@@ -187,16 +192,21 @@ extension Recording {
                     lines = try counter.count(upTo: end)
                 }
                 job.numbers.counted(section: index, lines: lines)
-            } else {
-                job.starts.endsTheFile(section: index)
-                ended = true
-                guard Analyzer.restIsLastSection(from: start, fileSize: job.fileSize, sectionBytes: job.planner.sectionBytes) else {
+            case .none(let heldToTheEnd):
+                job.starts.noSection(after: index)
+                handedIn = true
+                guard Analyzer.restIsLastSection(from: start, fileSize: job.fileSize, sectionBytes: job.endFinder.sectionBytes) else {
                     return .rest(from: start)
                 }
+                isLast = true
+                if heldToTheEnd { text = memory.text }
             }
             counted = true
             guard let firstLine = job.numbers.firstLine(ofSection: index) else { return .end }
             section.firstLine = firstLine
+            // What the sections replayed by now showed: read as late as can be, so that fewer sections are analysed
+            // again in order for asking about a class an earlier section showed to log dealloc.
+            knowledge = InputKnowledge(facts: job.known.withLock { $0 })
             if StopRequest.isRequested, let read = text { text = UnsafeRawBufferPointer(start: read.baseAddress, count: 0) }
             let worker = Analyzer(options: job.options, target: recording, messageParser: parsers.messageParser,
                                   headerRecognizer: parsers.headerRecognizer)
@@ -204,10 +214,10 @@ extension Recording {
             defer { recording.durations = worker.durationsPutAside ?? DurationSamples() }
             recording.input = try worker.analyzeSection(fileDescriptor: fd, name: job.name, section: section, knowledge: knowledge,
                                                         text: text)
-            if section.bytes?.upperBound == Int.max { lines = recording.input?.lines ?? 0 }
+            if isLast { lines = recording.input?.lines ?? 0 }
         } catch {
             // The sections after this one wait for its end and its count: it has neither, and the run ends at its error.
-            if !ended { job.starts.endsTheFile(section: index) }
+            if !handedIn { job.starts.noSection(after: index) }
             if !counted { job.numbers.counted(section: index, lines: 0) }
             recording.error = InputFailure(input: job.name, error: error)
         }
@@ -218,7 +228,7 @@ extension Recording {
 }
 
 /// A worker's parsers: the message parser and header recognizer its sections are read with, and a header recognizer of
-/// its own for telling launch lines (`LaunchBoundaryPlanner.isLaunch`), whose reading of headers leaves the other's as
+/// its own for telling launch lines (`SectionEndFinder.isLaunch`), whose reading of headers leaves the other's as
 /// it was.
 struct SectionParsers {
     let messageParser: MessageParser

@@ -10,11 +10,13 @@ struct InputSection: Sendable {
 /// session spans two sections), the sections are analysed on up to N threads and replayed in order with sessions
 /// renumbered, as `--jobs` does with several files.
 ///
-/// Each worker learns where its section starts from the worker of the section before (`SectionStarts`), reads the section
-/// into memory and on past its nominal end up to the launch that ends it (`LaunchBoundaryPlanner.sectionEnd`), hands
+/// Each worker learns where its section starts from the worker of the section before (`SectionStarts`), reads the
+/// section into memory and on past its nominal end up to the launch that ends it (`SectionEndFinder.sectionEnd`), hands
 /// that end in for the next worker, counts its lines, and learns its first line's number when the sections before it
-/// are counted (`SectionLineNumbers`). Each byte is read once, but for the few kilobytes read past each launch and a
-/// section too long for a worker's memory, which is read from the file twice, to count its lines and to analyse them.
+/// are counted (`SectionLineNumbers`). Each byte of the file is read once, but for what the last read of each search
+/// brings in past the launch (the next section's first bytes, at most 64 KiB) and a section too long for a worker's
+/// memory: what the memory holds of it is read again from the file, to count its lines and to analyse them, with the
+/// rest of it.
 ///
 /// One thing crosses sessions: whether a class logs dealloc anywhere earlier in the input (the leak rule's
 /// severity). A section is analysed knowing what the sections replayed before it was dispatched showed; if it asked
@@ -43,14 +45,15 @@ extension Analyzer {
         let recordsFindingsOnly = !recordsEvents && renderingAhead.countsSessionsOnly
         let pool = OrderedWorkPool<SectionResult>(concurrency: jobs,
                                                   window: Analyzer.sectionWindow(jobs: jobs, recordsFindingsOnly: recordsFindingsOnly))
-        var planner = LaunchBoundaryPlanner(sectionBytes: sectionBytes, maxLineBytes: options.maxLineBytes,
-                                            processFilter: options.processFilter)
-        planner.taperBytes = Analyzer.sectionTaper(jobs: jobs, sectionBytes: sectionBytes)
+        var endFinder = SectionEndFinder(sectionBytes: sectionBytes, maxLineBytes: options.maxLineBytes,
+                                         processFilter: options.processFilter)
+        endFinder.taperBytes = Analyzer.sectionTaper(jobs: jobs, sectionBytes: sectionBytes)
         // A section is read into memory when it is at most twice the nominal size (most are a little over it): the
         // memory is kept from one section to the next, one per worker at work.
-        let job = Recording.SectionJob(path: path, name: source.name, fileSize: size, planner: planner, options: options,
+        let job = Recording.SectionJob(path: path, name: source.name, fileSize: size, endFinder: endFinder, options: options,
                                        ahead: renderingAhead, starts: SectionStarts(), numbers: SectionLineNumbers(),
-                                       memories: RecyclingPool { SectionMemory(capacity: 2 * sectionBytes) })
+                                       memories: RecyclingPool { SectionMemory(capacity: 2 * sectionBytes) },
+                                       known: Lock<Set<String>>([]))
         // Whatever ends this run (an error included), no more sections are handed out, the sections not started are
         // dropped, and the workers waiting for their start or their first line's number stop waiting.
         defer {
@@ -58,18 +61,15 @@ extension Analyzer {
             job.starts.stop()
             job.numbers.stop()
         }
-        // The classes known to log dealloc from the sections replayed so far: what a section starts out knowing.
-        let known = Lock<Set<String>>([])
 
         // Hands out the sections in order until the last is known: each worker finds where its section ends.
         pool.startProducer {
             var index = 0
-            while !job.starts.areAllKnown {
+            while !job.starts.handsOutNoMore {
                 let section = index
                 index += 1
                 let handedIn = pool.submit {
-                    let seed = known.withLock { $0 }
-                    return parsers.using { Recording.analyzing(section: section, job, seed: seed, parsers: $0) }
+                    parsers.using { Recording.analyzing(section: section, job, parsers: $0) }
                 }
                 guard handedIn else { return }
             }
@@ -100,7 +100,7 @@ extension Analyzer {
                 }
                 nextFirstLine = section.firstLine + lines
                 let replayed = knowledge.facts
-                known.withLock { $0 = replayed }
+                job.known.withLock { $0 = replayed }
             case .rest(let start):
                 try analyzeHere(InputSection(bytes: start..<Int.max, firstLine: nextFirstLine))
                 break reading
@@ -131,7 +131,7 @@ extension Analyzer {
         return recordsFindingsOnly ? 4 * narrow : narrow
     }
 
-    /// The bytes at a file's end cut into shorter sections (`LaunchBoundaryPlanner.taperBytes`): two sections' worth
+    /// The bytes at a file's end cut into shorter sections (`SectionEndFinder.taperBytes`): two sections' worth
     /// a worker, enough to even out a worker that took a full section just before them.
     static func sectionTaper(jobs: Int, sectionBytes: Int) -> Int {
         2 * jobs * sectionBytes
@@ -152,8 +152,8 @@ enum SectionResult {
     /// A section analysed by a worker, numbered, with the number of its lines.
     case section(InputSection, lines: Int, Recording)
     /// No `main()` line came soon enough after this offset's nominal end, or the file ended first: the rest of the
-    /// file from this offset is one piece, longer than a worker's last section may be (`Analyzer.restIsLastSection`),
-    /// analysed in order by the replaying thread.
+    /// file from this offset is one piece, analysed in order by the replaying thread: the whole file when no launch cut
+    /// it, or a rest longer than a worker's last section may be (`Analyzer.restIsLastSection`).
     case rest(from: Int)
     /// Nothing more: the file ended in a section before it, or the run stopped (a handing in was refused, or a
     /// worker's wait for its start or its first line ended).

@@ -1,27 +1,44 @@
-/// Where the sections of one file end: at the first `main()` line at or after each section's nominal end, `sectionBytes`
-/// after its start (a quarter of that over the file's last `taperBytes`).
+/// Where a section of a file cut for `--jobs` ends: at the first `main()` line starting at or after its nominal end,
+/// `sectionBytes` after its start (a quarter of that over the file's last `taperBytes`), and before `maxOvershoot` past
+/// that end.
 ///
-/// The worker that analyses a section finds its end (`sectionEnd`): it reads the section into its memory, and past the
-/// nominal end a little at a time until a `main()` line, which starts the next section. The bytes it looks through are
-/// its own section's, read once; a planner of its own read the bytes past each nominal end a second time, a third of a
-/// whole-device log, whose launches are far apart. They are not read line by line: `LaunchLineScanner` looks only at the
+/// The worker that analyses a section finds its end (`sectionEnd`): it reads the section into its memory, and on past
+/// the nominal end a little at a time until a `main()` line, which starts the next section. The bytes it looks through
+/// are its own section's, so they are read once. They are not read line by line: `LaunchLineScanner` looks only at the
 /// lines with a `)` where `main()` would end.
 ///
 /// With `--process`/`--pid`, a line whose header names no process goes with the line before it, and a launch of a
 /// process left out starts no session: a section starts only at a `main()` line of a process kept, named in its own
 /// header, so that its reader decides it, and everything after it, as a reader of the whole file would.
-struct LaunchBoundaryPlanner {
+struct SectionEndFinder {
     let sectionBytes: Int
     let maxLineBytes: Int
     var processFilter: ProcessFilter? = nil
-    /// How far past a section's nominal end to look for a `main()` line before giving up on cutting.
-    var maxOvershoot: Int { max(16 * sectionBytes, 64 << 20) }
+    /// How far past a section's nominal end a `main()` line may start and still end it.
+    var maxOvershoot: Int
     /// The bytes first read past a nominal end (and the size of the reads that find it): a launch is usually a few
-    /// kilobytes away. Later reads of one search double, up to 64 KiB into memory (whatever is read past the launch is
-    /// the next section's, read again by its worker) and 256 KiB from the file.
+    /// kilobytes away. Later reads of one search double, up to 64 KiB into memory (what is read past the launch is the
+    /// next section's, read again by its worker) and 256 KiB from the file.
     var chunkBytes = 16 << 10
     /// The end of the file where sections are shorter (`nominalBytes`); 0 for none.
     var taperBytes = 0
+
+    init(sectionBytes: Int, maxLineBytes: Int, processFilter: ProcessFilter? = nil) {
+        self.sectionBytes = sectionBytes
+        self.maxLineBytes = maxLineBytes
+        self.processFilter = processFilter
+        maxOvershoot = max(16 * sectionBytes, 64 << 20)
+    }
+
+    /// What ends a section.
+    enum SectionEnd: Equatable {
+        /// The launch line at this offset, where the next section starts.
+        case launch(at: Int)
+        /// No launch: the file ends first (`heldToTheEnd`: the memory holds every byte of it from the section's start),
+        /// none starts within `maxOvershoot` of the nominal end, or SIGINT or SIGTERM came. The section is the rest of
+        /// the file.
+        case none(heldToTheEnd: Bool)
+    }
 
     /// The nominal length of the section from `start`, in a file of `fileSize` bytes: `sectionBytes`, and a quarter of
     /// it once the rest of the file is within `taperBytes`. The workers take the last sections as they come, and one
@@ -32,20 +49,20 @@ struct LaunchBoundaryPlanner {
         fileSize - start <= taperBytes ? max(1, sectionBytes / 4) : sectionBytes
     }
 
-    /// The end of the section that starts at `start` (a line's start) in the file `fd` of `fileSize` bytes: the offset of
-    /// the first line at or after its nominal end that is a launch (`isLaunch`). Nil when none comes within
-    /// `maxOvershoot` of the nominal end, when the file ends first, or after SIGINT or SIGTERM: the section is then the
-    /// rest of the file.
+    /// What ends the section that starts at `start` (a line's start) in the file `fd` of `fileSize` bytes: the first
+    /// line starting at or after its nominal end, and before `maxOvershoot` past it, that is a launch (`isLaunch`).
     ///
     /// The section is read into `memory` as far as it goes (and a little past its end); what does not fit is looked
     /// through in the file. `memory.text` holds the whole section when `memory.holds(through:)` its end.
     func sectionEnd(from start: Int, fileSize: Int, fileDescriptor fd: Int32, memory: SectionMemory,
-                    recognizer: LineHeaderRecognizer) throws -> Int? {
+                    recognizer: LineHeaderRecognizer) throws -> SectionEnd {
         let nominal = nominalBytes(from: start, fileSize: fileSize)
+        // Offsets from the section's start: the memory's.
+        let limit = nominal + maxOvershoot
         memory.begin(at: start)
         var readBytes = chunkBytes
         var atEnd = try memory.readMore(nominal + readBytes, of: fd) == 0 && !memory.isFull
-        // Reads the next bytes into memory; false once it is full. `atEnd` once the file ends.
+        // Reads the next bytes into memory; false once it is full or the file has ended (`atEnd`).
         func readMore() throws -> Bool {
             guard !memory.isFull, !atEnd else { return false }
             if try memory.readMore(readBytes, of: fd) == 0, !memory.isFull { atEnd = true }
@@ -68,41 +85,45 @@ struct LaunchBoundaryPlanner {
                 }
             }
             guard try readMore() else {
-                // The file ended without a line break, or one line fills the memory: looked for in the file.
-                if atEnd { return nil }
+                if atEnd { return .none(heldToTheEnd: true) }
+                // One line fills the memory: the line break is looked for in the file.
                 var finder = NewlineCounter(fileDescriptor: fd, chunkBytes: chunkBytes)
                 defer { finder.deallocate() }
                 finder.seek(to: start + searchFrom)
-                guard let lineBreak = try finder.next() else { return nil }
-                return try scanFile(from: lineBreak + 1, limit: start + nominal + maxOvershoot, fd: fd, recognizer: recognizer)
+                guard let lineBreak = try finder.next() else { return .none(heldToTheEnd: false) }
+                return try launchInFile(from: lineBreak + 1, before: start + limit, fd: fd, recognizer: recognizer)
             }
         }
-        // The launch lines from there, in memory while it holds them.
-        let limit = nominal + maxOvershoot
+        // The launch lines from there, in memory while it holds them. Lines are found in order: one starting at `limit`
+        // or later means none before it is a launch.
         var scanFrom = lineStart
         while true {
             let text = memory.text
             if let launch = LaunchLineScanner.firstLine(in: text.baseAddress!.assumingMemoryBound(to: UInt8.self), count: text.count,
                                                         scanningFrom: &scanFrom, atEnd: atEnd, startsLine: true,
                                                         maxLineBytes: maxLineBytes,
-                                                        where: { LaunchBoundaryPlanner.isLaunch($0, recognizer: recognizer, keptBy: processFilter) }) {
-                return start + launch
+                                                        where: { SectionEndFinder.isLaunch($0, recognizer: recognizer, keptBy: processFilter) }) {
+                return launch < limit ? .launch(at: start + launch) : .none(heldToTheEnd: false)
             }
-            if atEnd || text.count >= limit || StopRequest.isRequested { return nil }
+            if atEnd { return .none(heldToTheEnd: true) }
+            if LaunchLineScanner.decidesEveryLine(before: limit, readTo: text.count, maxLineBytes: maxLineBytes) || StopRequest.isRequested {
+                return .none(heldToTheEnd: false)
+            }
             guard try readMore() else {
                 // The memory is full: the search goes on in the file, from the first line not all in memory.
                 let resume = LineBytes.lastLineBreak(in: text, notBefore: lineStart).map { $0 + 1 } ?? lineStart
-                return try scanFile(from: start + resume, limit: start + limit, fd: fd, recognizer: recognizer)
+                return try launchInFile(from: start + resume, before: start + limit, fd: fd, recognizer: recognizer)
             }
         }
     }
 
-    /// The first launch line from `lineStart` (a line's start) in the file, before `limit`.
-    private func scanFile(from lineStart: Int, limit: Int, fd: Int32, recognizer: LineHeaderRecognizer) throws -> Int? {
+    /// The first launch line from `lineStart` (a line's start) in the file, starting before `limit`.
+    private func launchInFile(from lineStart: Int, before limit: Int, fd: Int32, recognizer: LineHeaderRecognizer) throws -> SectionEnd {
         let scanner = LaunchLineScanner(fileDescriptor: fd, maxLineBytes: maxLineBytes, firstReadBytes: chunkBytes)
-        return try scanner.firstLine(from: lineStart, before: limit) { line in
-            LaunchBoundaryPlanner.isLaunch(line, recognizer: recognizer, keptBy: processFilter)
+        let launch = try scanner.firstLine(from: lineStart, before: limit) { line in
+            SectionEndFinder.isLaunch(line, recognizer: recognizer, keptBy: processFilter)
         }
+        return launch.map { .launch(at: $0) } ?? .none(heldToTheEnd: false)
     }
 
     /// Whether the line's record is exactly `main()` (cheap test on the line's end first), and, with a process filter,
