@@ -23,6 +23,7 @@
 #
 #   scripts/benchmark.sh              # 100M and 1G, 3 runs each
 #   RUNS=5 scripts/benchmark.sh
+#   SMALL_REPEAT=5 DEVICE_REPEAT=11 scripts/benchmark.sh   # more runs of the short inputs a round
 #   SMALL=10M LARGE=100M DEVICE=20M scripts/benchmark.sh   # a quick run (the ratios still apply; linearity is 10 x)
 #
 # It needs bash 4 or later, GNU time and GNU grep with -P. On Linux these are the system's (/usr/bin/time from
@@ -208,9 +209,9 @@ compare_events() {
 compare_events "$DATA/$SMALL.log" "$PATTERN"
 compare_events "$DATA/$LARGE.log" "$PATTERN"
 compare_events "$device_log" "$DEVICE_PATTERN"
-# Each round runs every command on both inputs, the small one SMALL_REPEAT times: both sizes meet the machine's
-# slow and fast spells alike (the linearity check divides one by the other), and the short runs, more numerous,
-# steady their median.
+# Each round runs every command on both inputs, the small one SMALL_REPEAT times, then the device log's pair
+# DEVICE_REPEAT times: both sizes meet the machine's slow and fast spells alike (the linearity check divides one by
+# the other), and the short runs, more numerous, steady their median.
 for _ in $(seq "$RUNS"); do
     for size in "$SMALL" "$LARGE"; do
         file="$DATA/$size.log"

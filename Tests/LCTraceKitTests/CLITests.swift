@@ -524,18 +524,26 @@ func generatedLog(bytes: String, seed: Int, format: String, options: [String] = 
         numbers.counted(section: 1, lines: 5)
         #expect(numbers.firstLine(ofSection: 2) == 16)
         #expect(numbers.firstLine(ofSection: 3) == 23)
-        let answer = Lock<Int??>(nil)
+        // Section 4 is not counted: the wait for section 5 goes on until the run stops.
+        #expect(ParallelTests.answer(of: { numbers.firstLine(ofSection: 5) }, once: { numbers.stop() }) == .some(nil))
+        #expect(numbers.firstLine(ofSection: 9) == nil)
+    }
+
+    /// What `wait` answers on a thread of its own: it is still waiting after 0.2 s (checked), and answers within 10 s
+    /// once `change` is made; nil when it gives no answer by then (so `.some(nil)` when it answers nil).
+    static func answer<Answer: Sendable>(of wait: @escaping @Sendable () -> Answer, once change: () -> Void,
+                                         sourceLocation: SourceLocation = #_sourceLocation) -> Answer? {
+        let answer = Lock<Answer?>(nil)
         let answered = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
-            let line = numbers.firstLine(ofSection: 5)
-            answer.withLock { $0 = .some(line) }
+            let value = wait()
+            answer.withLock { $0 = value }
             answered.signal()
         }
-        #expect(answered.wait(timeout: .now() + 0.2) == .timedOut, "section 4 is not counted: the wait goes on")
-        numbers.stop()
-        #expect(answered.wait(timeout: .now() + 10) == .success)
-        #expect(answer.withLock { $0 } == .some(nil))
-        #expect(numbers.firstLine(ofSection: 9) == nil)
+        #expect(answered.wait(timeout: .now() + 0.2) == .timedOut, "the wait goes on", sourceLocation: sourceLocation)
+        change()
+        #expect(answered.wait(timeout: .now() + 10) == .success, "answered once the change is made", sourceLocation: sourceLocation)
+        return answer.withLock { $0 }
     }
 
     /// Each section starts where the worker of the one before it found its end. A wait for a section's start goes on
@@ -543,41 +551,18 @@ func generatedLog(bytes: String, seed: Int, format: String, options: [String] = 
     @Test func sectionsStartWhereTheOneBeforeEnded() {
         let starts = SectionStarts()
         #expect(starts.start(ofSection: 0) == 0)
-        func waitedStart(ofSection index: Int, until change: () -> Void) -> Int?? {
-            let answer = Lock<Int??>(nil)
-            let answered = DispatchSemaphore(value: 0)
-            Thread.detachNewThread {
-                let start = starts.start(ofSection: index)
-                answer.withLock { $0 = .some(start) }
-                answered.signal()
-            }
-            #expect(answered.wait(timeout: .now() + 0.2) == .timedOut, "section \(index): the wait goes on")
-            change()
-            #expect(answered.wait(timeout: .now() + 10) == .success)
-            return answer.withLock { $0 }
-        }
-        #expect(waitedStart(ofSection: 1) { starts.ended(section: 0, at: 500) } == .some(500))
+        #expect(ParallelTests.answer(of: { starts.start(ofSection: 1) }, once: { starts.ended(section: 0, at: 500) }) == .some(500))
         starts.ended(section: 1, at: 900)
         #expect(starts.start(ofSection: 2) == 900)
         #expect(!starts.handsOutNoMore)
-        #expect(waitedStart(ofSection: 3) { starts.noSection(after: 2) } == .some(nil))
+        #expect(ParallelTests.answer(of: { starts.start(ofSection: 3) }, once: { starts.noSection(after: 2) }) == .some(nil))
         #expect(starts.handsOutNoMore)
         #expect(starts.start(ofSection: 2) == 900)
         #expect(starts.start(ofSection: 9) == nil)
 
         let stopped = SectionStarts()
         #expect(stopped.start(ofSection: 0) == 0)
-        let answer = Lock<Int??>(nil)
-        let answered = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            let start = stopped.start(ofSection: 1)
-            answer.withLock { $0 = .some(start) }
-            answered.signal()
-        }
-        #expect(answered.wait(timeout: .now() + 0.2) == .timedOut)
-        stopped.stop()
-        #expect(answered.wait(timeout: .now() + 10) == .success)
-        #expect(answer.withLock { $0 } == .some(nil))
+        #expect(ParallelTests.answer(of: { stopped.start(ofSection: 1) }, once: { stopped.stop() }) == .some(nil))
         #expect(stopped.handsOutNoMore)
     }
 
@@ -587,8 +572,8 @@ func generatedLog(bytes: String, seed: Int, format: String, options: [String] = 
     @Test func sectionsReadIntoMemoryOrFromTheFileGiveTheSameReport() throws {
         let log = try generatedLog(bytes: "1200K", seed: 24, format: "nslog-classic", options: ["--traffic", "plant"])
         for sectionBytes in [1024, 64 << 10] {
-            // As a two-job run plans them, with short sections over the file's end.
-            let sizes = try SectionEndFinderTests.sectionEnds(
+            // As a two-job run cuts them, with short sections over the file's end.
+            let sizes = try SectionEndFinderTests.cutSections(
                 of: log, lineFormat: .automatic, sectionBytes: sectionBytes, maxLineBytes: 64 << 10,
                 taperBytes: Analyzer.sectionTaper(jobs: 2, sectionBytes: sectionBytes)).sections.map(\.count)
             #expect(sizes.count > 8, "sections of \(sectionBytes)")

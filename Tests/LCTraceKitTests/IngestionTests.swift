@@ -451,7 +451,7 @@ import PCRE2
     /// into a memory of `memoryBytes` (a worker's, twice the nominal length, by default); `each` is handed every section
     /// cut. The rest of the file starts at `restFrom`; `restHeld` is what the memory held of it, when it says it holds
     /// it all.
-    static func sectionEnds(of path: String, lineFormat: LineFormatChoice = .fixed(.nslogClassic), sectionBytes: Int,
+    static func cutSections(of path: String, lineFormat: LineFormatChoice = .fixed(.nslogClassic), sectionBytes: Int,
                             maxLineBytes: Int, chunkBytes: Int = 16 << 10, taperBytes: Int = 0, maxOvershoot: Int? = nil,
                             memoryBytes: Int? = nil, each: (Range<Int>, SectionMemory, Int32) -> Void = { _, _, _ in })
         throws -> (sections: [Range<Int>], restFrom: Int, restHeld: [UInt8]?) {
@@ -472,7 +472,7 @@ import PCRE2
                 sections.append(start..<end)
                 each(start..<end, memory, fd)
                 start = end
-            case .none(let heldToTheEnd):
+            case .noLaunch(let heldToTheEnd):
                 return (sections, start, heldToTheEnd ? Array(memory.text) : nil)
             }
         }
@@ -481,18 +481,18 @@ import PCRE2
     /// The workers' sections, each numbered from the lines the sections before it hold, as a worker counts them in
     /// memory (`NewlineCounter.lineBreakCount`) or, for a section too long for its memory, from the file; a section or
     /// a rest the memory holds is checked against the file's bytes.
-    func plannedSections(of path: String, sectionBytes: Int, maxLineBytes: Int, chunkBytes: Int, taperBytes: Int = 0,
+    func workersSections(of path: String, sectionBytes: Int, maxLineBytes: Int, chunkBytes: Int, taperBytes: Int = 0,
                          maxOvershoot: Int? = nil, memoryBytes: Int? = nil) -> [String] {
         guard let bytes = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) else { return ["unreadable"] }
         var sections: [String] = []
         var firstLine = 1
         do {
-            let found = try SectionEndFinderTests.sectionEnds(
+            let found = try SectionEndFinderTests.cutSections(
                 of: path, sectionBytes: sectionBytes, maxLineBytes: maxLineBytes, chunkBytes: chunkBytes, taperBytes: taperBytes,
                 maxOvershoot: maxOvershoot, memoryBytes: memoryBytes
             ) { range, memory, fd in
                 sections.append("\(range.lowerBound)..<\(range.upperBound) from line \(firstLine)")
-                if memory.holds(through: range.upperBound), !memory.text[..<range.count].elementsEqual(bytes[range]) {
+                if memory.holds(upTo: range.upperBound), !memory.text[..<range.count].elementsEqual(bytes[range]) {
                     sections.append("the memory holds other bytes")
                 }
                 let inMemory = bytes[range].withUnsafeBytes { NewlineCounter.lineBreakCount(in: $0) }
@@ -551,7 +551,7 @@ import PCRE2
                 let expected = try referenceSections(of: path, sectionBytes: sectionBytes, maxLineBytes: 120, maxOvershoot: maxOvershoot)
                 for chunkBytes in [64, 1 << 20] {
                     for memoryBytes in [nil, 50, 1 << 20] {
-                        #expect(plannedSections(of: path, sectionBytes: sectionBytes, maxLineBytes: 120, chunkBytes: chunkBytes,
+                        #expect(workersSections(of: path, sectionBytes: sectionBytes, maxLineBytes: 120, chunkBytes: chunkBytes,
                                                 maxOvershoot: maxOvershoot, memoryBytes: memoryBytes) == expected,
                                 "sections of \(sectionBytes) bytes, at most \(maxOvershoot) past, read \(chunkBytes) at a time into \(memoryBytes ?? 2 * sectionBytes)")
                     }
@@ -561,7 +561,7 @@ import PCRE2
             #expect(expected.count > 1 || sectionBytes == 40_000)
             for chunkBytes in [64, 1000, 1 << 20] {
                 for memoryBytes in [nil, 50, sectionBytes + 300, 1 << 20] {
-                    #expect(plannedSections(of: path, sectionBytes: sectionBytes, maxLineBytes: 120, chunkBytes: chunkBytes,
+                    #expect(workersSections(of: path, sectionBytes: sectionBytes, maxLineBytes: 120, chunkBytes: chunkBytes,
                                             memoryBytes: memoryBytes) == expected,
                             "sections of \(sectionBytes) bytes, read \(chunkBytes) at a time into \(memoryBytes ?? 2 * sectionBytes)")
                 }
@@ -583,8 +583,8 @@ extension SectionEndFinderTests {
         let sectionBytes = 4000
         let taperBytes = text.utf8.count / 3
         for chunkBytes in [64, 1 << 20] {
-            let plain = plannedSections(of: path, sectionBytes: sectionBytes, maxLineBytes: 120, chunkBytes: chunkBytes)
-            let tapered = plannedSections(of: path, sectionBytes: sectionBytes, maxLineBytes: 120, chunkBytes: chunkBytes,
+            let plain = workersSections(of: path, sectionBytes: sectionBytes, maxLineBytes: 120, chunkBytes: chunkBytes)
+            let tapered = workersSections(of: path, sectionBytes: sectionBytes, maxLineBytes: 120, chunkBytes: chunkBytes,
                                           taperBytes: taperBytes)
             #expect(tapered == (try referenceSections(of: path, sectionBytes: sectionBytes, maxLineBytes: 120, taperBytes: taperBytes)))
             #expect(plain == (try referenceSections(of: path, sectionBytes: sectionBytes, maxLineBytes: 120)))

@@ -201,7 +201,7 @@ import Testing
                 for chunkBytes in [64, 1000, 1 << 20] {
                     let expected = try referenceSections(of: path, sectionBytes: sectionBytes)
                     #expect(expected.count > 2, "\(ending.debugDescription), sections of \(sectionBytes) bytes")
-                    #expect(plannedSections(of: path, sectionBytes: sectionBytes, chunkBytes: chunkBytes) == expected,
+                    #expect(workersSections(of: path, sectionBytes: sectionBytes, chunkBytes: chunkBytes) == expected,
                             "\(ending.debugDescription), sections of \(sectionBytes) bytes, read \(chunkBytes) at a time")
                 }
             }
@@ -213,8 +213,8 @@ import Testing
         try SectionEndFinderTests().referenceSections(of: path, sectionBytes: sectionBytes, maxLineBytes: 120)
     }
 
-    private func plannedSections(of path: String, sectionBytes: Int, chunkBytes: Int) -> [String] {
-        SectionEndFinderTests().plannedSections(of: path, sectionBytes: sectionBytes, maxLineBytes: 120, chunkBytes: chunkBytes)
+    private func workersSections(of path: String, sectionBytes: Int, chunkBytes: Int) -> [String] {
+        SectionEndFinderTests().workersSections(of: path, sectionBytes: sectionBytes, maxLineBytes: 120, chunkBytes: chunkBytes)
     }
 }
 

@@ -99,7 +99,7 @@ final class LaunchLineScanner {
                 scanFrom = close  // looked at again once more is read
                 return nil
             }
-            guard end == count || isLineBreak(buffer[end]),
+            guard end == count || LineBytes.isLineBreak(buffer[end]),
                   let lineStart = lineStart(before: markerStart, end: end, in: buffer, startsLine: startsLine, maxLineBytes: maxLineBytes),
                   end - lineStart <= maxLineBytes
             else { continue }
@@ -108,9 +108,6 @@ final class LaunchLineScanner {
         return nil
     }
 
-    @inline(__always)
-    private static func isLineBreak(_ byte: UInt8) -> Bool { byte == 0x0A || byte == 0x0D }
-
     /// The start of the line holding `buffer[before]` and ending at `end`: after the last line break before `before`, or
     /// the buffer's start when it starts a line and holds none. Nil when the line starts before the buffer does, or is
     /// longer than `maxLineBytes` (no line break is looked for further back than that).
@@ -118,7 +115,7 @@ final class LaunchLineScanner {
         let floor = max(0, end - maxLineBytes - 1)
         var index = before - 1
         while index >= floor {
-            if isLineBreak(buffer[index]) { return index + 1 }
+            if LineBytes.isLineBreak(buffer[index]) { return index + 1 }
             index -= 1
         }
         return floor == 0 && startsLine ? 0 : nil

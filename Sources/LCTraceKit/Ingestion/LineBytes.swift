@@ -57,9 +57,14 @@ enum LineBytes {
         return found
     }
 
+    /// A byte that ends a line, alone or with the one after it (`\n`, `\r`).
+    @inline(__always)
+    static func isLineBreak(_ byte: UInt8) -> Bool { byte == 0x0A || byte == 0x0D }
+
     /// The first line break in `bytes` ending at or after `start`, as `LineReader` splits lines (`\n`, `\r\n`, a lone
     /// `\r`), found by the index of its last byte; `undecided` at a `\r` that is the last byte held, when more follow
-    /// (`atEnd` false): the next byte decides it. Nil when there is none.
+    /// (`atEnd` false): the next byte decides it. Nil when there is none. The same rule as `NewlineCounter.next`, which
+    /// reads the file for the byte after a `\r`.
     static func firstLineBreak(in bytes: UnsafeRawBufferPointer, from start: Int, atEnd: Bool) -> LineBreakSearch? {
         guard let base = bytes.baseAddress, start < bytes.count else { return nil }
         let count = bytes.count
@@ -82,7 +87,7 @@ enum LineBytes {
     static func lastLineBreak(in bytes: UnsafeRawBufferPointer, notBefore floor: Int) -> Int? {
         var index = bytes.count - 1
         while index >= max(floor, 0) {
-            if bytes[index] == 0x0A || bytes[index] == 0x0D { return index }
+            if isLineBreak(bytes[index]) { return index }
             index -= 1
         }
         return nil

@@ -310,6 +310,7 @@ struct NewlineCounter {
 
     /// The offset where the first line break ending at or after `position` ends (its `\n`, or a lone `\r`), which
     /// `position` moves past; nil at the end of the file.
+    /// (`LineBytes.firstLineBreak` is the same rule over bytes held in memory.)
     mutating func next() throws -> Int? {
         while try fill() {
             let from = position - bufferOffset

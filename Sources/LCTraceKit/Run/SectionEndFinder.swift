@@ -37,7 +37,7 @@ struct SectionEndFinder {
         /// No launch: the file ends first (`heldToTheEnd`: the memory holds every byte of it from the section's start),
         /// none starts within `maxOvershoot` of the nominal end, or SIGINT or SIGTERM came. The section is the rest of
         /// the file.
-        case none(heldToTheEnd: Bool)
+        case noLaunch(heldToTheEnd: Bool)
     }
 
     /// The nominal length of the section from `start`, in a file of `fileSize` bytes: `sectionBytes`, and a quarter of
@@ -53,12 +53,13 @@ struct SectionEndFinder {
     /// line starting at or after its nominal end, and before `maxOvershoot` past it, that is a launch (`isLaunch`).
     ///
     /// The section is read into `memory` as far as it goes (and a little past its end); what does not fit is looked
-    /// through in the file. `memory.text` holds the whole section when `memory.holds(through:)` its end.
+    /// through in the file. `memory.text` holds the whole section when `memory.holds(upTo:)` its end.
     func sectionEnd(from start: Int, fileSize: Int, fileDescriptor fd: Int32, memory: SectionMemory,
                     recognizer: LineHeaderRecognizer) throws -> SectionEnd {
         let nominal = nominalBytes(from: start, fileSize: fileSize)
-        // Offsets from the section's start: the memory's.
-        let limit = nominal + maxOvershoot
+        // Offsets from the section's start: the memory's. (No sum is let overflow: a test may set `maxOvershoot` to any size.)
+        let limit = nominal > Int.max - maxOvershoot ? Int.max : nominal + maxOvershoot
+        let fileLimit = start > Int.max - limit ? Int.max : start + limit
         memory.begin(at: start)
         var readBytes = chunkBytes
         var atEnd = try memory.readMore(nominal + readBytes, of: fd) == 0 && !memory.isFull
@@ -85,13 +86,13 @@ struct SectionEndFinder {
                 }
             }
             guard try readMore() else {
-                if atEnd { return .none(heldToTheEnd: true) }
-                // One line fills the memory: the line break is looked for in the file.
+                if atEnd { return .noLaunch(heldToTheEnd: true) }
+                // No line starts between the nominal end and the memory's end: the line break is looked for in the file.
                 var finder = NewlineCounter(fileDescriptor: fd, chunkBytes: chunkBytes)
                 defer { finder.deallocate() }
                 finder.seek(to: start + searchFrom)
-                guard let lineBreak = try finder.next() else { return .none(heldToTheEnd: false) }
-                return try launchInFile(from: lineBreak + 1, before: start + limit, fd: fd, recognizer: recognizer)
+                guard let lineBreak = try finder.next() else { return .noLaunch(heldToTheEnd: false) }
+                return try launchInFile(from: lineBreak + 1, before: fileLimit, fd: fd, recognizer: recognizer)
             }
         }
         // The launch lines from there, in memory while it holds them. Lines are found in order: one starting at `limit`
@@ -103,16 +104,16 @@ struct SectionEndFinder {
                                                         scanningFrom: &scanFrom, atEnd: atEnd, startsLine: true,
                                                         maxLineBytes: maxLineBytes,
                                                         where: { SectionEndFinder.isLaunch($0, recognizer: recognizer, keptBy: processFilter) }) {
-                return launch < limit ? .launch(at: start + launch) : .none(heldToTheEnd: false)
+                return launch < limit ? .launch(at: start + launch) : .noLaunch(heldToTheEnd: false)
             }
-            if atEnd { return .none(heldToTheEnd: true) }
+            if atEnd { return .noLaunch(heldToTheEnd: true) }
             if LaunchLineScanner.decidesEveryLine(before: limit, readTo: text.count, maxLineBytes: maxLineBytes) || StopRequest.isRequested {
-                return .none(heldToTheEnd: false)
+                return .noLaunch(heldToTheEnd: false)
             }
             guard try readMore() else {
                 // The memory is full: the search goes on in the file, from the first line not all in memory.
                 let resume = LineBytes.lastLineBreak(in: text, notBefore: lineStart).map { $0 + 1 } ?? lineStart
-                return try launchInFile(from: start + resume, before: start + limit, fd: fd, recognizer: recognizer)
+                return try launchInFile(from: start + resume, before: fileLimit, fd: fd, recognizer: recognizer)
             }
         }
     }
@@ -123,7 +124,7 @@ struct SectionEndFinder {
         let launch = try scanner.firstLine(from: lineStart, before: limit) { line in
             SectionEndFinder.isLaunch(line, recognizer: recognizer, keptBy: processFilter)
         }
-        return launch.map { .launch(at: $0) } ?? .none(heldToTheEnd: false)
+        return launch.map { .launch(at: $0) } ?? .noLaunch(heldToTheEnd: false)
     }
 
     /// Whether the line's record is exactly `main()` (cheap test on the line's end first), and, with a process filter,

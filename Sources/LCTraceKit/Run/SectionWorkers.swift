@@ -87,7 +87,7 @@ final class SectionStarts: @unchecked Sendable {
 }
 
 /// Memory a worker reads its section into (all of it when it fits, and the bytes past its end that the look for the
-/// launch ending it read), kept for the worker that analyses the next one.
+/// launch ending it read). Its buffer is reused by a later section's worker, which reads its own bytes into it.
 final class SectionMemory: @unchecked Sendable {
     let capacity: Int
     private let bytes: UnsafeMutableRawPointer
@@ -107,8 +107,8 @@ final class SectionMemory: @unchecked Sendable {
 
     var isFull: Bool { count == capacity }
 
-    /// Whether the bytes held run through `end` (a file offset).
-    func holds(through end: Int) -> Bool { end - origin <= count }
+    /// Whether the bytes held run up to `end` (a file offset, not included).
+    func holds(upTo end: Int) -> Bool { end - origin <= count }
 
     /// Lets go of the bytes held, to hold the file's from `offset`.
     func begin(at offset: Int) {
@@ -182,7 +182,7 @@ extension Recording {
                 job.starts.ended(section: index, at: end)
                 handedIn = true
                 section.bytes = start..<end
-                if memory.holds(through: end) {
+                if memory.holds(upTo: end) {
                     text = UnsafeRawBufferPointer(rebasing: memory.text[..<(end - start)])
                     lines = NewlineCounter.lineBreakCount(in: text!)
                 } else {
@@ -192,7 +192,7 @@ extension Recording {
                     lines = try counter.count(upTo: end)
                 }
                 job.numbers.counted(section: index, lines: lines)
-            case .none(let heldToTheEnd):
+            case .noLaunch(let heldToTheEnd):
                 job.starts.noSection(after: index)
                 handedIn = true
                 guard Analyzer.restIsLastSection(from: start, fileSize: job.fileSize, sectionBytes: job.endFinder.sectionBytes) else {

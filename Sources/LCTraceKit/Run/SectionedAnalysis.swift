@@ -14,12 +14,12 @@ struct InputSection: Sendable {
 /// section into memory and on past its nominal end up to the launch that ends it (`SectionEndFinder.sectionEnd`), hands
 /// that end in for the next worker, counts its lines, and learns its first line's number when the sections before it
 /// are counted (`SectionLineNumbers`). Each byte of the file is read once, but for what the last read of each search
-/// brings in past the launch (the next section's first bytes, at most 64 KiB) and a section too long for a worker's
-/// memory: what the memory holds of it is read again from the file, to count its lines and to analyse them, with the
-/// rest of it.
+/// brings in past the launch (the next section's first bytes: at most 64 KiB in memory, 256 KiB when the search went on
+/// in the file) and a section too long for a worker's memory: what the memory holds of it is read again from the file,
+/// to count its lines and to analyse them, with the rest of it.
 ///
 /// One thing crosses sessions: whether a class logs dealloc anywhere earlier in the input (the leak rule's
-/// severity). A section is analysed knowing what the sections replayed before it was dispatched showed; if it asked
+/// severity). A section is analysed knowing what the sections replayed by the time its lines were numbered showed; if it asked
 /// about a class that an earlier section, replayed since, showed to log dealloc, its answer may have been wrong, and
 /// the section is analysed again in order. Either way the report is byte-identical to a sequential run.
 extension Analyzer {
