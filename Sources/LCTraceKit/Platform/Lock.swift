@@ -49,10 +49,7 @@ public final class Lock<State>: @unchecked Sendable {
                           deciding body: (inout State) throws -> (result: Result, wake: Bool)) rethrows -> Result {
         pthread_mutex_lock(mutex)
         var wake = true
-        defer {
-            if wake, waiting > 0 { pthread_cond_broadcast(changed) }
-            pthread_mutex_unlock(mutex)
-        }
+        defer { unlockAfterChange(wakingWaiters: wake) }
         while !condition(state) {
             waiting += 1
             pthread_cond_wait(changed, mutex)
@@ -63,9 +60,9 @@ public final class Lock<State>: @unchecked Sendable {
         return decided.result
     }
 
-    /// Wakes the waiting threads to look at the state again, and unlocks.
-    private func unlockAfterChange() {
-        if waiting > 0 { pthread_cond_broadcast(changed) }
+    /// Wakes the waiting threads to look at the state again (unless the change can end no wait), and unlocks.
+    private func unlockAfterChange(wakingWaiters wake: Bool = true) {
+        if wake, waiting > 0 { pthread_cond_broadcast(changed) }
         pthread_mutex_unlock(mutex)
     }
 }

@@ -106,8 +106,6 @@ extension Analyzer {
                 break reading
             case .end:
                 break reading
-            case .failed(let error):
-                throw error
             }
         }
         endInput(input)
@@ -158,7 +156,6 @@ enum SectionResult {
     /// Nothing more: the file ended in a section before it, or the run stopped (a handing in was refused, or a
     /// worker's wait for its start or its first line ended).
     case end
-    case failed(InputFailure)
 }
 
 extension InputSummary {
