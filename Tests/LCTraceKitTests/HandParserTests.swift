@@ -128,6 +128,31 @@ import Testing
         #expect(!tail.isResting)
     }
 
+    /// A tail's stamp stays while lines repeat it, is new for every tail remembered (the tail before it too, when it
+    /// comes back) and is 0 while the tail rests.
+    @Test func tailStampNamesTheTailOfLinesInARow() {
+        let time = "2024-02-09 09:14:03.118"
+        var tail = HeaderTail()
+        func stamp(_ text: String, _ header: HandHeader = .nslogClassic) -> UInt64 {
+            let read = Array((time + text).utf8).withUnsafeBytes { header.parse($0, from: 0, tail: &tail) }
+            #expect(read != nil, "\(text)")
+            return tail.stamp
+        }
+        let first = stamp(" ShopApp[1001:37048] A >>>> viewDidLoad")
+        #expect(first != 0)
+        #expect(stamp(" ShopApp[1001:37048] other logging") == first)
+        let other = stamp(" ShopApp[1001:99] A >>>> viewDidLoad")
+        #expect(other != first && other != 0)
+        let again = stamp(" ShopApp[1001:37048] A >>>> viewWillAppear:")
+        #expect(again != first && again != other)
+        #expect(stamp(" ShopApp[1001:37048]  a message starting with a space") == again)
+        // Changing tails until the tail rests: every line while it does has no stamp.
+        for n in 0..<HeaderTail.missesBeforeRest { _ = stamp(" Df P\(n)[\(n):a\(n)] [s:c] A", .logCompact) }
+        #expect(tail.isResting)
+        for _ in 0..<HeaderTail.restLines { #expect(stamp(" Df ShopApp[1001:37048] A", .logCompact) == 0) }
+        #expect(stamp(" Df ShopApp[1001:37048] A", .logCompact) != 0)
+    }
+
     /// Remembered bytes compare equal to exactly the same bytes: every length it keeps, a change at every position,
     /// and one byte more or less.
     @Test func rememberedBytesEqualOnlyTheSameBytes() {

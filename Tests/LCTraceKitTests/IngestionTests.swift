@@ -662,21 +662,29 @@ extension SectionEndFinderTests {
 }
 
 @Suite struct IDReaderTests {
-    /// Remembered ids are reused only for the same bytes split the same way: a run of lines, changing one field at a
-    /// time, long ids and missing ones, reads as each line read afresh.
+    /// Remembered ids are reused only for the same bytes split the same way, or the same tail stamp: a run of lines,
+    /// changing one field at a time, long ids and missing ones, reads as each line read afresh, with no stamps and
+    /// with stamps given as a header parser gives them (the same for a line like the one before it, new otherwise).
     @Test func idsReadAsEachLineAlone() {
         let lines = ["[1001:37048]", "[1001:37048]", "[1001:37049]", "[1002:37049]", "[100:237049]", "[1002:37049]",
                      "[12345678:0x1e4a1abc]", "[12345678:0x1e4a1abc]", "[1:2]", "[1:2]", "[9:]", "[1:2]"]
-        var reader = IDReader()
-        for text in lines {
-            let bytes = Array(text.utf8)
-            let colon = bytes.firstIndex(of: UInt8(ascii: ":"))!
-            let pid = 1..<colon
-            let tid = (colon + 1)..<(bytes.count - 1)
-            bytes.withUnsafeBytes { line in
-                let read = reader.read(line, pid: pid, tid: tid.isEmpty ? nil : tid)
-                #expect(read.pid == Int(decoding: line[pid]), "\(text)")
-                #expect(read.thread == (tid.isEmpty ? nil : ThreadID(line[tid])), "\(text)")
+        for stamped in [false, true] {
+            var reader = IDReader()
+            let names = NameTable()
+            var stamp: UInt64 = 0
+            for (index, text) in lines.enumerated() {
+                if index == 0 || text != lines[index - 1] { stamp += 1 }
+                let bytes = Array(("P" + text).utf8)
+                let colon = bytes.firstIndex(of: UInt8(ascii: ":"))!
+                let pid = 2..<colon
+                let tid = (colon + 1)..<(bytes.count - 1)
+                let header = LineHeader(process: 0..<1, pid: pid, tid: tid.isEmpty ? nil : tid, message: bytes.count..<bytes.count)
+                bytes.withUnsafeBytes { line in
+                    let read = reader.read(line, header: header, tail: stamped ? stamp : 0, names: names)
+                    #expect(read.pid == Int(decoding: line[pid]), "\(text)")
+                    #expect(read.thread == (tid.isEmpty ? nil : ThreadID(line[tid])), "\(text)")
+                    #expect(read.process.map { names[$0] } == "P", "\(text)")
+                }
             }
         }
     }

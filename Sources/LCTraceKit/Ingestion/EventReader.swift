@@ -32,7 +32,7 @@ final class EventReader {
     @exclusivity(unchecked) private var timestamps = TimestampReader()
     /// How a forced format's `time` group is written (`--time-format`); nil reads times by their shape (`timestamps`).
     private let timeFormat: TimeFormat?
-    /// The process and thread ids of the last event, and the bytes they were read from.
+    /// The process, pid and thread of the last event, and the header tail and bytes they were read from.
     @exclusivity(unchecked) private var ids = IDReader()
     /// The line observer, and what it is told of the line being read.
     private let observer: ((LineReading) -> Void)?
@@ -141,7 +141,7 @@ final class EventReader {
                 bytes.withUnsafeBytes { bytes in
                     if index == 0 {
                         process(bytes, truncated: truncated) { reader, bytes in reader.read(bytes, header: header, format: style) }
-                    } else if keepsProcess(header, in: bytes), (try? readMessage(bytes, header: header, start: 1, format: style)) == true {
+                    } else if keepsProcess(header, in: bytes), (try? readMessage(bytes, header: header, tail: 0, start: 1, format: style)) == true {
                         summary.gluedRecords += 1
                     }
                 }
@@ -210,7 +210,7 @@ final class EventReader {
                 countOtherProcess(header, line, format: nil)
                 return
             }
-            _ = try readMessage(line, header: header, start: 0, format: nil)
+            _ = try readMessage(line, header: header, tail: recognizer.lastTailStamp, start: 0, format: nil)
             summary.parsedLines += 1
         } catch {
             countRegexLimit()
@@ -224,7 +224,7 @@ final class EventReader {
             return
         }
         do {
-            _ = try readMessage(line, header: header, start: 0, format: format)
+            _ = try readMessage(line, header: header, tail: 0, start: 0, format: format)
             summary.parsedLines += 1
         } catch {
             countRegexLimit()
@@ -235,7 +235,7 @@ final class EventReader {
     /// the input's format, or is of a process `--process`/`--pid` leave out.
     private func readRecord(_ line: UnsafeRawBufferPointer, from start: Int) throws -> Bool {
         guard let header = try readHeader(line, from: start), keepsProcess(header, in: line) else { return false }
-        return try readMessage(line, header: header, start: start, format: nil)
+        return try readMessage(line, header: header, tail: recognizer.lastTailStamp, start: start, format: nil)
     }
 
     /// The header of the record starting at `start`; nil when it is not in the input's format.
@@ -267,9 +267,10 @@ final class EventReader {
     }
 
     /// Reads the message of a record whose header was read (`format`: from a JSON entry rather than a text line).
-    /// `start` is 0 for the line's first record; a record glued after it starts later.
+    /// `start` is 0 for the line's first record; a record glued after it starts later. `tail` is the header's tail
+    /// stamp (`LineHeaderRecognizer.lastTailStamp`, read before anything else is parsed), 0 when not known.
     @inline(__always)
-    private func readMessage(_ line: UnsafeRawBufferPointer, header: LineHeader, start: Int, format: LogJSONStyle?) throws -> Bool {
+    private func readMessage(_ line: UnsafeRawBufferPointer, header: LineHeader, tail: UInt64, start: Int, format: LogJSONStyle?) throws -> Bool {
         let reading = try messageParser.read(line, message: header.message)
         if observer != nil, start == 0 { observe(header, reading, line, format: format) }
         let message: CallbackMessage
@@ -292,7 +293,7 @@ final class EventReader {
         let rest = LineBytes.trimmed(line, end..<header.message.upperBound)
         let glued = format == nil && !rest.isEmpty && recognizer.headerStarts(in: line, at: rest.lowerBound)
         let callback = message.callback
-        let isEvent = hand(message, header: header, line: line)
+        let isEvent = hand(message, header: header, tail: tail, line: line)
         if start == 0 {
             if !isEvent {
                 summary.otherLines += 1
@@ -310,8 +311,8 @@ final class EventReader {
 
     /// Makes the message into an event and hands it to the receiver; returns whether it took it.
     @inline(__always)
-    private func hand(_ message: consuming CallbackMessage, header: LineHeader, line: UnsafeRawBufferPointer) -> Bool {
-        let (pid, thread) = ids.read(line, pid: header.pid, tid: header.tid)
+    private func hand(_ message: consuming CallbackMessage, header: LineHeader, tail: UInt64, line: UnsafeRawBufferPointer) -> Bool {
+        let (pid, process, thread) = ids.read(line, header: header, tail: tail, names: messageParser.names)
         var micros: Int64?
         var writtenTime: UnsafeRawBufferPointer?
         if let range = header.time {
@@ -324,8 +325,7 @@ final class EventReader {
             }
             if micros == nil { summary.unreadTimes += 1 }
         }
-        let event = Event(line: lineNumber, micros: micros, writtenTime: writtenTime, pid: pid,
-                          process: header.process.flatMap { messageParser.names.processName(line[$0]) }, thread: thread,
+        let event = Event(line: lineNumber, micros: micros, writtenTime: writtenTime, pid: pid, process: process, thread: thread,
                           message: message)
         guard receiver.take(event) else {
             if observer != nil { observed.reason = OtherReason.notAController.rawValue }
@@ -386,16 +386,33 @@ final class EventReader {
     }
 }
 
-/// Reads a line's process and thread ids, remembering the last bytes read: consecutive lines nearly always come from
-/// one process and thread, so their ids are compared with the last line's instead of read again.
+/// Reads an event's process, pid and thread from its header, remembering the last ones read: nearly every event has
+/// the header tail of the one before (`LineHeaderRecognizer.lastTailStamp`), or at least the same bytes from the pid
+/// to the tid.
 struct IDReader {
     /// The bytes from the pid's start to the tid's end, and where in them the pid ends and the tid starts.
     private var lastBytes = RememberedBytes()
     private var lastFields = (pidEnd: 0, tidStart: 0)
     private var lastPid: Int?
     private var lastThread: ThreadID?
+    /// The tail stamp of the header they were read from last, 0 for none; and the process read with them.
+    private var lastTail: UInt64 = 0
+    private var lastProcess: ProcessName?
 
-    mutating func read(_ line: UnsafeRawBufferPointer, pid: Range<Int>?, tid: Range<Int>?) -> (pid: Int?, thread: ThreadID?) {
+    /// The process (named in `names`), pid and thread of the header whose tail stamp is `tail` (0 when not known).
+    @inline(__always)
+    mutating func read(_ line: UnsafeRawBufferPointer, header: LineHeader, tail: UInt64,
+                       names: NameTable) -> (pid: Int?, process: ProcessName?, thread: ThreadID?) {
+        if tail != 0, tail == lastTail { return (lastPid, lastProcess, lastThread) }
+        (lastPid, lastThread) = read(line, pid: header.pid, tid: header.tid)
+        lastProcess = header.process.flatMap { names.processName(line[$0]) }
+        lastTail = tail
+        return (lastPid, lastProcess, lastThread)
+    }
+
+    /// The pid and thread in `line[pid]` and `line[tid]`: compared with the last bytes read, as a tail stamp is not
+    /// always known (a format read by PCRE2, a whole-device log's resting tail).
+    private mutating func read(_ line: UnsafeRawBufferPointer, pid: Range<Int>?, tid: Range<Int>?) -> (pid: Int?, thread: ThreadID?) {
         guard let pid, let tid, pid.lowerBound <= tid.lowerBound, let base = line.baseAddress else {
             lastBytes.forget()
             return (pid.flatMap { Int(decoding: line[$0]) }, tid.flatMap { ThreadID(UnsafeRawBufferPointer(rebasing: line[$0])) })
@@ -406,9 +423,7 @@ struct IDReader {
         if lastFields == fields, lastBytes.equals(start, count: count) { return (lastPid, lastThread) }
         lastBytes.remember(start, count: count)
         lastFields = fields
-        lastPid = Int(decoding: line[pid])
-        lastThread = ThreadID(UnsafeRawBufferPointer(rebasing: line[tid]))
-        return (lastPid, lastThread)
+        return (Int(decoding: line[pid]), ThreadID(UnsafeRawBufferPointer(rebasing: line[tid])))
     }
 }
 

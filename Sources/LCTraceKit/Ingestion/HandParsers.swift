@@ -332,18 +332,31 @@ struct HeaderTail {
     private var process = 0..<0, pid = 0..<0, tid = 0..<0
     /// Whether the space after `]` was taken: if it was not, the byte after the tail must not be a space either.
     private var tookSpace = false
+    /// How many tails were remembered: the stamp of the one remembered last.
+    private var remembered: UInt64 = 0
+    /// The stamp of the last line's tail: the same for lines in a row with the same tail, new with each tail
+    /// remembered, 0 when the line's tail was not compared (resting). A reader of the header's ids compares stamps
+    /// rather than bytes: the ids of lines with one stamp are the same.
+    private(set) var stamp: UInt64 = 0
 
     /// Whether this line's tail is compared with the remembered one (and remembered when it differs): false while
     /// resting, counted down a line at a time.
     @inline(__always)
     mutating func takesPart() -> Bool {
-        guard resting == 0 else { resting -= 1; return false }
+        guard resting == 0 else {
+            resting -= 1
+            stamp = 0
+            return false
+        }
         return true
     }
 
     /// The line's tail was the remembered one.
     @inline(__always)
-    mutating func matched() { misses = 0 }
+    mutating func matched() {
+        misses = 0
+        stamp = remembered
+    }
 
     /// Whether the tail is resting now.
     var isResting: Bool { resting > 0 }
@@ -369,6 +382,8 @@ struct HeaderTail {
             misses = 0
             resting = HeaderTail.restLines
         }
+        remembered += 1
+        stamp = remembered
         guard let base = line.baseAddress else { bytes.forget(); return }
         bytes.remember(base + start, count: end - start)
         self.process = (process.lowerBound - start)..<(process.upperBound - start)

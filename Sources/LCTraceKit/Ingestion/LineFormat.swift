@@ -327,6 +327,14 @@ public final class LineHeaderParser {
         return try matcher.firstMatch(line, in: start..<line.count)
     }
 
+    /// The stamp of the tail of the last header this parser read (`HeaderTail.stamp`): lines with one nonzero stamp have
+    /// the same process, pid and tid. 0 when not known: the hand-written matcher did not read it, or did not compare
+    /// its tail.
+    var tailStamp: UInt64 {
+        guard case .fastPath(let matcher)? = matcher else { return 0 }
+        return matcher.fast.tailStamp
+    }
+
     /// Whether a header of this format starts exactly at `start` (used to split two records glued on one line).
     public func headerStarts(in line: UnsafeRawBufferPointer, at start: Int) -> Bool {
         guard format.isAnchoredBuiltIn, matcher != nil else { return false }

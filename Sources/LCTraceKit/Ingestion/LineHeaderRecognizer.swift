@@ -26,6 +26,9 @@ public final class LineHeaderRecognizer {
     private let classicIndex: Int?
     /// The forced format's `timeFormat`.
     private let fixedTimeFormat: TimeFormat?
+    /// The tail stamp (`lastTailStamp`) of the last header the classic parser read as the hint whose process was found
+    /// not to be compact's: a line with the same tail has the same process, and is not looked at again.
+    private var vettedClassicTail: UInt64 = 0
 
     public convenience init(_ choice: LineFormatChoice, limits: PCRE2Limits = PCRE2Limits(), fastPath: Bool = true) throws(PCRE2CompileError) {
         try self.init(choice, limits: limits, matchers: MatcherChoice(fastPath: fastPath))
@@ -55,6 +58,19 @@ public final class LineHeaderRecognizer {
 
     /// The format of the line read last: the one whose header it had, or `bare`.
     public var lastFormat: LineFormat { lastParser.map { parsers[$0].format } ?? .bare }
+
+    /// A number for the process, pid and tid of the last line's header, as its parser read them (`HeaderTail.stamp`):
+    /// two headers read by this recognizer with the same nonzero stamp have the same bytes there. 0 when not known.
+    var lastTailStamp: UInt64 {
+        guard let lastParser else { return 0 }
+        return Self.stamp(parsers[lastParser].tailStamp, parser: lastParser)
+    }
+
+    /// A parser's tail stamp made unique among this recognizer's parsers (each counts its own).
+    @inline(__always)
+    private static func stamp(_ tailStamp: UInt64, parser: Int) -> UInt64 {
+        tailStamp == 0 ? 0 : tailStamp << 8 | UInt64(parser + 1)
+    }
 
     /// Whether the last line read had a header (it was not read as bare).
     public var lastLineHadHeader: Bool { lastParser != nil }
@@ -99,7 +115,7 @@ public final class LineHeaderRecognizer {
         var failed: Int?
         if let hint {
             if let header = try parsers[hint].parse(line, from: from) {
-                if !(hint == classicIndex && header.process.map({ LineFormat.classicProcessMayBeCompact(line[$0]) }) == true) {
+                if hint != classicIndex || isVettedClassic(header, in: line, parser: hint) {
                     lastParser = hint
                     return header
                 }
@@ -108,6 +124,19 @@ public final class LineHeaderRecognizer {
             }
         }
         return try parseInOrder(line, from: from, messageStart: start, skipping: failed)
+    }
+
+    /// Whether the process of `header`, read by the classic parser as the hint, is not one `log-compact` could have
+    /// read (`LineFormat.classicProcessMayBeCompact`); looked at once for each tail.
+    @inline(__always)
+    private func isVettedClassic(_ header: LineHeader, in line: UnsafeRawBufferPointer, parser: Int) -> Bool {
+        let stamp = Self.stamp(parsers[parser].tailStamp, parser: parser)
+        if stamp != 0, stamp == vettedClassicTail { return true }
+        guard let process = header.process, LineFormat.classicProcessMayBeCompact(line[process]) else {
+            vettedClassicTail = stamp
+            return true
+        }
+        return false
     }
 
     /// Tries every format in detection order but `skipping`, the hint already found not to fit, and those whose

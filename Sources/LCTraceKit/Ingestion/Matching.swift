@@ -30,7 +30,7 @@ extension LineMatcher {
 
 /// A hand-written matcher in front of an exact one: what the fast one cannot tell, the exact one decides.
 final class FastPathMatcher<Fast: LineMatcher, Exact: LineMatcher>: LineMatcher where Fast.Match == Exact.Match {
-    private let fast: Fast
+    let fast: Fast
     private let exact: Exact
 
     init(_ fast: Fast, before exact: Exact) {
@@ -183,6 +183,9 @@ final class HandHeaderMatcher: LineMatcher {
     func match(_ line: UnsafeRawBufferPointer, in range: Range<Int>) -> MatchAnswer<LineHeader> {
         header.parse(line, from: range.lowerBound, tail: &tail.pointee, byteClasses: byteClasses).map(MatchAnswer.matched) ?? .notMatched
     }
+
+    /// The stamp of the last header's tail (`HeaderTail.stamp`).
+    var tailStamp: UInt64 { tail.pointee.stamp }
 }
 
 /// An anchored message form matched: the class, its address when logged, the selector, and where the form ends.
