@@ -331,8 +331,10 @@ public final class LineHeaderParser {
     /// the same process, pid and tid. 0 when not known: the hand-written matcher did not read it, or did not compare
     /// its tail.
     var tailStamp: UInt64 {
-        guard case .fastPath(let matcher)? = matcher else { return 0 }
-        return matcher.fast.tailStamp
+        @inline(__always) get {
+            guard case .fastPath(let matcher)? = matcher else { return 0 }
+            return matcher.fast.tailStamp
+        }
     }
 
     /// Whether a header of this format starts exactly at `start` (used to split two records glued on one line).

@@ -62,8 +62,10 @@ public final class LineHeaderRecognizer {
     /// A number for the process, pid and tid of the last line's header, as its parser read them (`HeaderTail.stamp`):
     /// two headers read by this recognizer with the same nonzero stamp have the same bytes there. 0 when not known.
     var lastTailStamp: UInt64 {
-        guard let lastParser else { return 0 }
-        return Self.stamp(parsers[lastParser].tailStamp, parser: lastParser)
+        @inline(__always) get {
+            guard let lastParser else { return 0 }
+            return Self.stamp(parsers[lastParser].tailStamp, parser: lastParser)
+        }
     }
 
     /// A parser's tail stamp made unique among this recognizer's parsers (each counts its own).

@@ -185,7 +185,7 @@ final class HandHeaderMatcher: LineMatcher {
     }
 
     /// The stamp of the last header's tail (`HeaderTail.stamp`).
-    var tailStamp: UInt64 { tail.pointee.stamp }
+    var tailStamp: UInt64 { @inline(__always) get { tail.pointee.stamp } }
 }
 
 /// An anchored message form matched: the class, its address when logged, the selector, and where the form ends.
