@@ -159,6 +159,26 @@ import Testing
         }
     }
 
+    /// An input that fails part way is reported as far as it was read, in a parallel run as in one job: the JSON Lines
+    /// a worker rendered before the failure (with no end of the input after them) are written.
+    @Test func anInputThatFailsPartWayIsReportedAsFarAsItWasRead() throws {
+        let member = try Self.gzip(Fixtures.sample("seed-push-pop.log"))
+        let bad = try Fixtures.temporaryFile(member + Array("not gzip data\n".utf8), name: "app.log.gz")
+        let directory = URL(fileURLWithPath: bad).deletingLastPathComponent()
+        try FileManager.default.copyItem(atPath: Fixtures.sample("seed-push-pop.log"), toPath: directory.appendingPathComponent("good.log").path)
+        // The run ends at the failed input: it comes last.
+        let one = try lctrace(["--format", "ndjson", "--jobs", "1", "good.log", "app.log.gz"], directory: directory)
+        let two = try lctrace(["--format", "ndjson", "--jobs", "2", "good.log", "app.log.gz"], directory: directory)
+        #expect(one.status == 2)
+        #expect(one.stderr.hasPrefix("lctrace: app.log.gz: read failed: gzip: "), "\(one.stderr)")
+        let events = one.stdout.components(separatedBy: "\n").filter { $0.contains(#""type":"event""#) }
+        #expect(events.filter { $0.contains(#""input":"good.log""#) }.count == 16)
+        #expect(events.filter { $0.contains(#""input":"app.log.gz""#) }.count == 16)
+        #expect(two.status == one.status)
+        #expect(two.stderr == one.stderr)
+        #expect(two.stdout == one.stdout)
+    }
+
     // MARK: --follow
 
     /// A followed file is truncated and written again, in one write, with more bytes than were read before: the new

@@ -58,6 +58,13 @@ public struct RenderedItem: Sendable {
     }
 }
 
+/// An event or transition rendered ahead of time, with the number of its session among those of the worker that
+/// rendered it: the replay adds the sessions before the worker's section to it.
+public struct SessionItem: Sendable {
+    let item: RenderedItem
+    let session: Int
+}
+
 /// How a reporter renders a closed session ahead of time on another thread (a parallel run's worker): all of it,
 /// with the number the worker gave it, which is cut out (the digits after the first `numberMarker`) and written
 /// again when the session is replayed and its number in the run is known. The reporter renders its sessions with the

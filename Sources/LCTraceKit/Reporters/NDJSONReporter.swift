@@ -52,6 +52,14 @@ public final class NDJSONReporter: StreamingReporter, SessionFormatting, LiveEve
         if flushEachLine { output.flush() }
     }
 
+    /// A JSON Lines run on several cores hands over nearly every line of its output here.
+    public func write(_ items: ArraySlice<SessionItem>, sessionOffset: Int) {
+        for placed in items {
+            placed.item.write(number: placed.session + sessionOffset, to: output)
+            if flushEachLine { output.flush() }
+        }
+    }
+
     /// The session line: `{"type":"session",` then the session's fields but its events and transitions, which were
     /// streamed already.
     public var sessionFormatter: SessionFormatter { NDJSONReporter.sessionLine }

@@ -43,6 +43,15 @@ public protocol StreamingReporter: Reporter {
     var itemFormatter: LiveItemLines { get }
     /// An event or transition rendered ahead by `itemFormatter`, now that its session number is known.
     func write(_ item: RenderedItem, session: Int)
+    /// Events and transitions rendered ahead by `itemFormatter`, in order, each of the session `sessionOffset` after
+    /// its own number (`SessionItem.session`): a parallel run's replay hands them over a section's run at a time.
+    func write(_ items: ArraySlice<SessionItem>, sessionOffset: Int)
+}
+
+extension StreamingReporter {
+    public func write(_ items: ArraySlice<SessionItem>, sessionOffset: Int) {
+        for placed in items { write(placed.item, session: placed.session + sessionOffset) }
+    }
 }
 
 /// A reporter whose session reports can be rendered ahead of time on a parallel run's workers: the formatter is a

@@ -231,7 +231,15 @@ public final class Analyzer: AnalysisOutput {
             if finding.session > 0 { finding.session += offset }
             return finding
         }
-        for item in recording.items {
+        // The events and transitions rendered ahead are written a run at a time, before the item they came before.
+        var rendered = 0
+        func writeRendered(upTo end: Int) {
+            guard end > rendered else { return }
+            reports.write(recording.renderedItems[rendered..<end], sessionOffset: offset)
+            rendered = end
+        }
+        for (index, item) in recording.items.enumerated() {
+            writeRendered(upTo: recording.renderedBefore[index])
             switch item {
             case .begin(let name):
                 reports.inputBegan(name)
@@ -241,8 +249,6 @@ public final class Analyzer: AnalysisOutput {
                 reports.event(event, subject: subject, session: session + offset, input: input)
             case .transition(let transition, let session, let input):
                 reports.transition(transition, session: session + offset, input: input)
-            case .rendered(let item, let session):
-                reports.write(item, session: session + offset)
             case .session(var report):
                 report.index += offset
                 report.findings = report.findings.map(renumber)
@@ -260,6 +266,7 @@ public final class Analyzer: AnalysisOutput {
                 reports.inputEnded(input)
             }
         }
+        writeRendered(upTo: recording.renderedItems.count)
         loadToAppear.record(recording.durations.loadToAppear)
         transitionDurations.record(recording.durations.transitions)
         recording.recycle()

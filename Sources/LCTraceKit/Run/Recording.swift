@@ -1,13 +1,12 @@
-/// Everything a worker's analysis reported, in order.
+/// Everything a worker's analysis reported, in order: the events and transitions it rendered ahead (`renderedItems`),
+/// and the other items among them (`items`).
 final class Recording: RunOutput, @unchecked Sendable {
-    /// The rare or large items are boxed, so that the many rendered events do not each take the room of a session
-    /// report (or of an event record, kept only for reporters that cannot render ahead).
+    /// The rare or large items are boxed, so that the common ones (a session's counts, a finding) do not each take the
+    /// room of a session report, or of an event record (kept only for reporters that cannot render ahead).
     enum Item {
         indirect case begin(String)
         indirect case finding(Finding)
         indirect case event(EventRecord, subject: String, session: Int, input: String)
-        /// An event or transition rendered by the worker (the reporter's `itemFormatter`).
-        case rendered(RenderedItem, session: Int)
         indirect case transition(TransitionReport, session: Int, input: String)
         indirect case session(SessionReport)
         /// A session rendered by the worker (the reporter's `sessionFormatter`), numbered as the worker counted, with the
@@ -26,7 +25,18 @@ final class Recording: RunOutput, @unchecked Sendable {
     var timelineSessions: SessionSelection? { nil }
     /// Taken from the run's pool: a JSON Lines section records thousands of items, and a new list would be grown
     /// (copied) several times over, into fresh pages, for every section.
-    var items: [Item]
+    ///
+    /// The three lists are appended to on every event of a JSON Lines section. Their exclusive access is not checked
+    /// at run time (about 65 instructions an append): only the worker that analyses the section appends to them,
+    /// through the methods below, which call nothing that could reach the recording while they append; the
+    /// replaying thread reads them only once the worker has handed the recording over (through the run's ordered
+    /// pool, under its lock), and empties them (`recycle`) after.
+    @exclusivity(unchecked) private(set) var items: [Item]
+    /// The events and transitions rendered by the worker (the reporter's `itemFormatter`), in order: a JSON Lines
+    /// section's nearly every item, replayed a run at a time. Taken from the run's pool, like `items`.
+    @exclusivity(unchecked) private(set) var renderedItems: [SessionItem]
+    /// How many of `renderedItems` come before each of `items`: the replay writes them before it.
+    @exclusivity(unchecked) private(set) var renderedBefore: [Int]
     var error: InputFailure?
     /// For a section of a file: its line counts, and what it showed and asked about classes logging dealloc.
     var input: InputSummary?
@@ -47,6 +57,8 @@ final class Recording: RunOutput, @unchecked Sendable {
     init(_ ahead: RenderingAhead) {
         self.ahead = ahead
         items = ahead.itemLists.take()
+        renderedItems = ahead.renderedLists.take()
+        renderedBefore = ahead.renderedCounts.take()
     }
 
     /// Called once the recording is replayed: its items are dropped, and its list and text go back to the pools.
@@ -54,6 +66,12 @@ final class Recording: RunOutput, @unchecked Sendable {
         items.removeAll(keepingCapacity: true)
         ahead.itemLists.give(items)
         items = []
+        renderedItems.removeAll(keepingCapacity: true)
+        ahead.renderedLists.give(renderedItems)
+        renderedItems = []
+        renderedBefore.removeAll(keepingCapacity: true)
+        ahead.renderedCounts.give(renderedBefore)
+        renderedBefore = []
         if let text {
             text.removeAll()
             ahead.texts.give(text)
@@ -61,27 +79,39 @@ final class Recording: RunOutput, @unchecked Sendable {
         text = nil
     }
 
-    func inputBegan(_ name: String) { items.append(.begin(name)) }
-    func finding(_ finding: Finding) { items.append(.finding(finding)) }
+    func inputBegan(_ name: String) { record(.begin(name)) }
+    func finding(_ finding: Finding) { record(.finding(finding)) }
     func event(_ event: LiveEvent, subject: String, session: Int, input: String) {
-        guard let lines = ahead.items else { items.append(.event(event.record, subject: subject, session: session, input: input)); return }
+        guard let lines = ahead.items else { record(.event(event.record, subject: subject, session: session, input: input)); return }
         if let item = lines.event(event, subject: subject, input: input, into: renderedText) {
-            items.append(.rendered(item, session: session))
+            append(item, session: session)
         }
     }
     func transition(_ transition: TransitionReport, session: Int, input: String) {
-        guard let lines = ahead.items else { items.append(.transition(transition, session: session, input: input)); return }
-        items.append(.rendered(lines.transition(transition, input: input, into: renderedText), session: session))
+        guard let lines = ahead.items else { record(.transition(transition, session: session, input: input)); return }
+        append(lines.transition(transition, input: input, into: renderedText), session: session)
+    }
+
+    /// Appends a rendered event or transition.
+    @inline(__always)
+    private func append(_ item: RenderedItem, session: Int) {
+        renderedItems.append(SessionItem(item: item, session: session))
+    }
+
+    /// Appends an item, after the rendered events and transitions recorded so far.
+    private func record(_ item: Item) {
+        renderedBefore.append(renderedItems.count)
+        items.append(item)
     }
     /// The session's report is rendered and counted here, on the worker's thread, when the reporter can take it rendered:
     /// the replaying thread then copies bytes and never touches the report.
     func sessionClosed(_ session: SessionReport) {
-        if ahead.countsSessionsOnly { items.append(.countedSession(SessionCounts(session))); return }
-        guard let formatter = ahead.sessions else { items.append(.session(session)); return }
-        items.append(.renderedSession(formatter(session, into: renderedText), index: session.index,
+        if ahead.countsSessionsOnly { record(.countedSession(SessionCounts(session))); return }
+        guard let formatter = ahead.sessions else { record(.session(session)); return }
+        record(.renderedSession(formatter(session, into: renderedText), index: session.index,
                                       counts: SessionCounts(session)))
     }
-    func inputEnded(_ summary: InputSummary) { items.append(.end(summary)) }
+    func inputEnded(_ summary: InputSummary) { record(.end(summary)) }
 }
 
 /// What the workers of a parallel run render ahead of time for the run's reporter, and the texts they render into.
@@ -94,6 +124,8 @@ struct RenderingAhead: Sendable {
     let countsSessionsOnly: Bool
     let texts = RecyclingPool { ByteBuffer(capacity: 1 << 16) }
     let itemLists = RecyclingPool { [Recording.Item]() }
+    let renderedLists = RecyclingPool { [SessionItem]() }
+    let renderedCounts = RecyclingPool { [Int]() }
 }
 
 /// Texts and item lists kept from one recording to the next, emptied but with their memory: new ones would be grown

@@ -78,9 +78,9 @@ public final class ReportDelivery: RunOutput {
         for (reporter, _) in streaming { reporter.transition(transition, session: session, input: input) }
     }
 
-    /// An event or transition rendered ahead by `itemFormatter`.
-    func write(_ item: RenderedItem, session: Int) {
-        for (reporter, _) in streaming { reporter.write(item, session: session) }
+    /// Events and transitions rendered ahead by `itemFormatter`, each of the session `sessionOffset` after its own.
+    func write(_ items: ArraySlice<SessionItem>, sessionOffset: Int) {
+        for (reporter, _) in streaming { reporter.write(items, sessionOffset: sessionOffset) }
     }
 
     func sessionClosed(_ session: SessionReport) {
