@@ -201,6 +201,46 @@ import Testing
         #expect(taken == 4)
     }
 
+    /// A transition's JSON Lines tail written in one go is the JSON writer's, byte for byte; a transition it does not
+    /// take (text to escape, a fractional duration) leaves the text as it was.
+    @Test func plainTransitionTailsAreTheWritersBytes() {
+        let time = Array("2024-02-09 08:14:39.160".utf8).withUnsafeBytes { TimeText($0) }
+        func transition(_ kind: TransitionKind, declared: TransitionKind? = nil, declaredLine: Int? = nil, from: String?, to: String?,
+                        controllers: [String], time: TimeText? = time, durationMs: Double?) -> TransitionReport {
+            TransitionReport(kind: kind, declared: declared, declaredLine: declaredLine, from: from, to: to, controllers: controllers,
+                             startLine: 11, endLine: 1_234_567, startTime: time, durationMs: durationMs)
+        }
+        let transitions = [
+            (transition(.push, from: "HomeViewController", to: "DetailViewController", controllers: ["HomeViewController", "DetailViewController"],
+                        durationMs: 510), "app.log"),
+            (transition(.appear, from: nil, to: "A", controllers: ["A"], time: nil, durationMs: nil), "-"),
+            (transition(.pop, declared: .pop, declaredLine: 9, from: "B@0x7f8a#2", to: "A", controllers: ["B@0x7f8a#2", "A"],
+                        durationMs: 0), "<stdin>"),
+            (transition(.compound, from: nil, to: nil, controllers: [], durationMs: -3), "x"),
+            (transition(.compound, from: nil, to: nil, controllers: ["A", "B", "C"], durationMs: 12), ""),
+            (transition(.push, from: "A", to: "B", controllers: ["A", "B"], durationMs: 0.5), "x"),
+            (transition(.push, from: "A", to: "B", controllers: ["A", "B"], durationMs: 2), "a \"quoted\" name"),
+            (transition(.push, from: "A", to: "tab\there", controllers: ["A", "tab\there"], durationMs: 2), "x"),
+            (transition(.push, from: "A", to: "B", controllers: ["A", "é"], durationMs: 2), "x"),
+        ]
+        var taken = 0
+        for (transition, input) in transitions {
+            let general = ByteBuffer()
+            general.append("before" as StaticString)
+            let range = LiveItemLines.transitionTail(transition, input: input, into: general)
+            let fast = ByteBuffer(capacity: 16)
+            fast.append("before" as StaticString)
+            if LiveItemLines.appendPlainTransitionTail(transition, input: input, to: fast) {
+                taken += 1
+                #expect(fast.array == general.array, "\(transition)")
+                #expect(range.lowerBound == 6)
+            } else {
+                #expect(fast.array == Array("before".utf8), "\(transition)")
+            }
+        }
+        #expect(taken == 5)
+    }
+
     /// Measures are written as integers when they round to one at three decimals: the shortcut for values that are
     /// whole already gives what the rounding gives, up to and past where it stops applying.
     @Test func wholeMillisecondsAreTheRoundedValue() {

@@ -177,56 +177,107 @@ public struct LiveItemLines: Sendable {
         // The member names, commas and the closing `}` and newline take 73 bytes; the room is generous.
         let room = 128 + 2 * JSONWriter.integerRoom + 5 * 2 + input.utf8.count + subject.utf8.count
             + event.time.utf8Count + callback.count + event.spelled.utf8.count
-        var plain = true
-        text.write(atMost: room) { start in
-            var at = 0
-            @inline(__always)
-            func literal(_ text: StaticString) {
-                RawBytes.copy(text.utf8CodeUnitCount, from: text.utf8Start, to: start + at)
-                at += text.utf8CodeUnitCount
-            }
-            @inline(__always)
-            func quoted(_ bytes: UnsafeRawBufferPointer) -> Bool {
-                guard let written = JSONWriter.writeQuotedIfPlain(bytes, at: start + at) else { return false }
-                at += written
-                return true
-            }
-            // Not `withUTF8Bytes`: a string not stored contiguously goes to the general writer rather than being
-            // copied here, and this line is written once per event (the copying fallback costs 2 % of the run).
-            @inline(__always)
-            func quoted(_ string: String) -> Bool {
-                string.utf8.withContiguousStorageIfAvailable { quoted(UnsafeRawBufferPointer($0)) } ?? false
-            }
-            literal(#","input":"#)
-            guard quoted(input) else { plain = false; return 0 }
-            literal(#","subject":"#)
-            guard quoted(subject) else { plain = false; return 0 }
-            literal(#","line":"#)
-            at += JSONWriter.writeInteger(Int64(event.line), at: start + at)
-            literal(#","time":"#)
+        return PlainTail.write(atMost: room, to: text) { tail in
+            tail.literal(#","input":"#)
+            guard tail.quoted(input) else { return false }
+            tail.literal(#","subject":"#)
+            guard tail.quoted(subject) else { return false }
+            tail.literal(#","line":"#)
+            tail.integer(Int64(event.line))
+            tail.literal(#","time":"#)
             if event.time.isEmpty {
-                at += JSONWriter.writeNull(at: start + at)
+                tail.null()
             } else {
-                guard event.time.withUTF8({ quoted($0) }) else { plain = false; return 0 }
+                guard event.time.withUTF8({ tail.quoted($0) }) else { return false }
             }
-            literal(#","offsetMs":"#)
-            at += wholeOffset.map { JSONWriter.writeInteger($0, at: start + at) } ?? JSONWriter.writeNull(at: start + at)
-            literal(#","callback":"#)
-            RawBytes.copy(callback.count, from: callback.baseAddress!, to: start + at)
-            at += callback.count
-            literal(#","spelled":"#)
-            guard quoted(event.spelled) else { plain = false; return 0 }
-            literal("}\n")
-            return at
+            tail.literal(#","offsetMs":"#)
+            if let wholeOffset { tail.integer(wholeOffset) } else { tail.null() }
+            tail.literal(#","callback":"#)
+            tail.raw(callback)
+            tail.literal(#","spelled":"#)
+            guard tail.quoted(event.spelled) else { return false }
+            tail.literal("}\n")
+            return true
         }
-        return plain
     }
 
     func transition(_ transition: TransitionReport, input: String, into text: ByteBuffer) -> RenderedItem {
-        RenderedItem(prefix: #"{"type":"transition","session":"#, text: text, tail: LiveItemLines.tail(into: text) { w in
+        let start = text.count
+        if LiveItemLines.appendPlainTransitionTail(transition, input: input, to: text) {
+            return RenderedItem(prefix: LiveItemLines.transitionHead, text: text, tail: start..<text.count)
+        }
+        return RenderedItem(prefix: LiveItemLines.transitionHead, text: text,
+                            tail: LiveItemLines.transitionTail(transition, input: input, into: text))
+    }
+
+    static let transitionHead: StaticString = #"{"type":"transition","session":"#
+
+    /// A transition's members after its session number, written by the JSON writer (any transition).
+    static func transitionTail(_ transition: TransitionReport, input: String, into text: ByteBuffer) -> Range<Int> {
+        tail(into: text) { w in
             w.member("input", input)
             ReportJSON.transitionMembers(transition, into: &w)
-        })
+        }
+    }
+
+    /// The same tail as `transitionTail`, byte for byte, in one reserved write when none of its texts needs escaping
+    /// and its duration is a whole number of milliseconds; returns false, having written nothing, otherwise. (A test
+    /// holds the two alike.)
+    static func appendPlainTransitionTail(_ transition: TransitionReport, input: String, to text: ByteBuffer) -> Bool {
+        var wholeDuration: Int64?
+        if let duration = transition.durationMs {
+            guard let whole = JSONWriter.wholeNumber(duration) else { return false }
+            wholeDuration = whole
+        }
+        // The member names, commas, brackets and the closing `}` and newline take 141 bytes; the room is generous.
+        var room = 192 + 4 * JSONWriter.integerRoom + input.utf8.count + (transition.startTime?.utf8Count ?? 0)
+            + (transition.from?.utf8.count ?? 0) + (transition.to?.utf8.count ?? 0)
+        for name in transition.controllers { room += name.utf8.count + 3 }
+        return PlainTail.write(atMost: room, to: text) { tail in
+            tail.literal(#","input":"#)
+            guard tail.quoted(input) else { return false }
+            tail.literal(#","kind":"#)
+            guard tail.quoted(transition.kind.rawValue) else { return false }
+            tail.literal(#","declared":"#)
+            if let declared = transition.declared {
+                guard tail.quoted(declared.rawValue) else { return false }
+            } else {
+                tail.null()
+            }
+            tail.literal(#","declaredLine":"#)
+            if let line = transition.declaredLine { tail.integer(Int64(line)) } else { tail.null() }
+            tail.literal(#","from":"#)
+            if let from = transition.from {
+                guard tail.quoted(from) else { return false }
+            } else {
+                tail.null()
+            }
+            tail.literal(#","to":"#)
+            if let to = transition.to {
+                guard tail.quoted(to) else { return false }
+            } else {
+                tail.null()
+            }
+            tail.literal(#","controllers":["#)
+            for (index, name) in transition.controllers.enumerated() {
+                if index > 0 { tail.literal(",") }
+                guard tail.quoted(name) else { return false }
+            }
+            tail.literal(#"],"startLine":"#)
+            tail.integer(Int64(transition.startLine))
+            tail.literal(#","endLine":"#)
+            tail.integer(Int64(transition.endLine))
+            tail.literal(#","startTime":"#)
+            if let time = transition.startTime {
+                guard time.withUTF8({ tail.quoted($0) }) else { return false }
+            } else {
+                tail.null()
+            }
+            tail.literal(#","durationMs":"#)
+            if let wholeDuration { tail.integer(wholeDuration) } else { tail.null() }
+            tail.literal("}\n")
+            return true
+        }
     }
 
     /// The members after the session number, from their comma to the line's end, appended to `text`.
@@ -237,5 +288,67 @@ public struct LiveItemLines: Sendable {
         text.replace(at: start, with: UInt8(ascii: ","))
         writer.endLine()
         return start..<text.count
+    }
+}
+
+/// A JSON Lines tail written in one reserved write: literals, integers, nulls, and texts that need no escaping. A text
+/// that does makes the whole write give up (`write` returns false and the buffer is as it was), for the JSON writer
+/// to write the line instead.
+struct PlainTail {
+    private let start: UnsafeMutableRawPointer
+    private var at = 0
+
+    /// Runs `body` on at most `room` bytes reserved at the end of `text`; keeps what it wrote when it returns true.
+    @inline(__always)
+    static func write(atMost room: Int, to text: ByteBuffer, _ body: (inout PlainTail) -> Bool) -> Bool {
+        var plain = true
+        text.write(atMost: room) { start in
+            var tail = PlainTail(start: start)
+            guard body(&tail) else { plain = false; return 0 }
+            return tail.at
+        }
+        return plain
+    }
+
+    private init(start: UnsafeMutableRawPointer) {
+        self.start = start
+    }
+
+    @inline(__always)
+    mutating func literal(_ text: StaticString) {
+        RawBytes.copy(text.utf8CodeUnitCount, from: text.utf8Start, to: start + at)
+        at += text.utf8CodeUnitCount
+    }
+
+    /// Bytes written as they are (JSON already).
+    @inline(__always)
+    mutating func raw(_ bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress else { return }
+        RawBytes.copy(bytes.count, from: source, to: start + at)
+        at += bytes.count
+    }
+
+    @inline(__always)
+    mutating func quoted(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let written = JSONWriter.writeQuotedIfPlain(bytes, at: start + at) else { return false }
+        at += written
+        return true
+    }
+
+    /// Not `withUTF8Bytes`: a string not stored contiguously goes to the general writer rather than being copied here,
+    /// and a tail is written once per event (the copying fallback cost 2 % of the run).
+    @inline(__always)
+    mutating func quoted(_ string: String) -> Bool {
+        string.utf8.withContiguousStorageIfAvailable { quoted(UnsafeRawBufferPointer($0)) } ?? false
+    }
+
+    @inline(__always)
+    mutating func integer(_ value: Int64) {
+        at += JSONWriter.writeInteger(value, at: start + at)
+    }
+
+    @inline(__always)
+    mutating func null() {
+        at += JSONWriter.writeNull(at: start + at)
     }
 }
