@@ -195,7 +195,8 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
                 }
             }
             if learnsDealloc { inEveryReading { $0.confirmUndecidedLeaks() } }
-            settleReadings()
+            // Readings are made only while output is held (`fork`): with one reading there is nothing to settle.
+            if holding { settleReadings() }
         case .application, .scene, .marker, .intent:
             inEveryReading { $0.expireLeaks() }
             inSharedPart = holding
