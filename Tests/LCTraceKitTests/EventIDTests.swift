@@ -56,6 +56,20 @@ import PCRE2
         try EventIDTests.expectSameAsExact(lines.joined(separator: "\n") + "\n")
     }
 
+    /// Two processes whose ids are written the same: the tail differs, the bytes from the pid to the tid do not, and
+    /// the process is read again.
+    @Test func theSameIDsInAnotherProcess() throws {
+        let time = "2024-02-09 08:14:39.160"
+        let text = ["\(time) ShopApp[1:2] A >>>> viewDidLoad", "\(time) Widget[1:2] B >>>> viewDidLoad",
+                    "\(time) Widget[1:2] B >>>> viewWillAppear:", "\(time) ShopApp[1:2] A >>>> viewWillAppear:"]
+            .joined(separator: "\n") + "\n"
+        let events = try Collector.read(text)
+        #expect(events.map(\.process) == ["ShopApp", "Widget", "Widget", "ShopApp"])
+        #expect(events.map(\.pid) == [1, 1, 1, 1])
+        #expect(events.map(\.thread) == ["2", "2", "2", "2"])
+        try EventIDTests.expectSameAsExact(text)
+    }
+
     /// A whole-device log: processes take turns line by line, so that the remembered tail rests (and has no stamp) for
     /// lines at a time, between runs of one process's lines.
     @Test func idsThroughTailsThatRest() throws {

@@ -195,7 +195,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
                 }
             }
             if learnsDealloc { inEveryReading { $0.confirmUndecidedLeaks() } }
-            // Readings are made only while output is held (`fork`): with one reading there is nothing to settle.
+            // Output is held from the first reading a fork makes until one is left: only then is there one to settle.
             if holding { settleReadings() }
         case .application, .scene, .marker, .intent:
             inEveryReading { $0.expireLeaks() }
@@ -585,15 +585,14 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         swap(&madeAt, &reading.madeAt)
     }
 
-    /// After an event: readings made join the others, those that cost clearly more than the best are dropped, and at
-    /// most `IdentityReadings.maxReadings` are kept. With one left, its held output is sent; past the window, the
-    /// cheapest is taken.
+    /// After an event, while output is held: readings made join the others, those that cost clearly more than the best
+    /// are dropped, and at most `IdentityReadings.maxReadings` are kept. With one left, its held output is sent; past
+    /// the window, the cheapest is taken.
     private func settleReadings() {
         if !newReadings.isEmpty {
             otherReadings += newReadings
             newReadings.removeAll()
         }
-        guard holding else { return }
         var best = cost
         for reading in otherReadings { best = min(best, reading.cost) }
         otherReadings.removeAll { $0.cost > best + IdentityReadings.dropMargin }

@@ -328,12 +328,12 @@ public final class LineHeaderParser {
     }
 
     /// The stamp of the tail of the last header this parser read (`HeaderTail.stamp`): lines with one nonzero stamp have
-    /// the same process, pid and tid. 0 when not known: the hand-written matcher did not read it, or did not compare
-    /// its tail.
+    /// the same process, pid and tid. 0 when not known: the format is read by PCRE2 alone, or the hand-written matcher
+    /// did not compare the tail (it rests).
     var tailStamp: UInt64 {
         @inline(__always) get {
             guard case .fastPath(let matcher)? = matcher else { return 0 }
-            return matcher.fast.tailStamp
+            return matcher.tailStamp
         }
     }
 

@@ -30,7 +30,7 @@ extension LineMatcher {
 
 /// A hand-written matcher in front of an exact one: what the fast one cannot tell, the exact one decides.
 final class FastPathMatcher<Fast: LineMatcher, Exact: LineMatcher>: LineMatcher where Fast.Match == Exact.Match {
-    let fast: Fast
+    private let fast: Fast
     private let exact: Exact
 
     init(_ fast: Fast, before exact: Exact) {
@@ -186,6 +186,12 @@ final class HandHeaderMatcher: LineMatcher {
 
     /// The stamp of the last header's tail (`HeaderTail.stamp`).
     var tailStamp: UInt64 { @inline(__always) get { tail.pointee.stamp } }
+}
+
+extension FastPathMatcher where Fast == HandHeaderMatcher {
+    /// The stamp of the last header's tail: the hand-written header matchers decide every line (they never answer
+    /// `undecided`), so the last header was theirs.
+    var tailStamp: UInt64 { @inline(__always) get { fast.tailStamp } }
 }
 
 /// An anchored message form matched: the class, its address when logged, the selector, and where the form ends.

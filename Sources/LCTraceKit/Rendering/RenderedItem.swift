@@ -58,9 +58,9 @@ public struct RenderedItem: Sendable {
     }
 }
 
-/// An event or transition rendered ahead of time, with the number of its session among those of the worker that
-/// rendered it: the replay adds the sessions before the worker's section to it.
-public struct SessionItem: Sendable {
+/// An event or transition (a live item) rendered ahead of time on a parallel run's worker, with the number of its
+/// session among the sessions that worker's recording holds: the replay adds the number of sessions before them.
+public struct RenderedLiveItem: Sendable {
     let item: RenderedItem
     let session: Int
 }

@@ -52,12 +52,9 @@ public final class NDJSONReporter: StreamingReporter, SessionFormatting, LiveEve
         if flushEachLine { output.flush() }
     }
 
-    /// A JSON Lines run on several cores hands over nearly every line of its output here.
-    public func write(_ items: ArraySlice<SessionItem>, sessionOffset: Int) {
-        for placed in items {
-            placed.item.write(number: placed.session + sessionOffset, to: output)
-            if flushEachLine { output.flush() }
-        }
+    /// Writes each in order, with its session number (the protocol's default, with direct calls).
+    public func write(_ items: ArraySlice<RenderedLiveItem>, sessionOffset: Int) {
+        for rendered in items { write(rendered.item, session: rendered.session + sessionOffset) }
     }
 
     /// The session line: `{"type":"session",` then the session's fields but its events and transitions, which were
@@ -229,8 +226,10 @@ public struct LiveItemLines: Sendable {
             guard let whole = JSONWriter.wholeNumber(duration) else { return false }
             wholeDuration = whole
         }
-        // The member names, commas, brackets and the closing `}` and newline take 141 bytes; the room is generous.
-        var room = 192 + 4 * JSONWriter.integerRoom + input.utf8.count + (transition.startTime?.utf8Count ?? 0)
+        // The member names, commas, brackets, the six texts' quotes and the closing `}` and newline take 141 bytes, and
+        // a null 4 in place of a text's quotes or a number: the room is more than that and the texts and numbers.
+        var room = 192 + 4 * JSONWriter.integerRoom + input.utf8.count + transition.kind.rawValue.utf8.count
+            + (transition.declared?.rawValue.utf8.count ?? 0) + (transition.startTime?.utf8Count ?? 0)
             + (transition.from?.utf8.count ?? 0) + (transition.to?.utf8.count ?? 0)
         for name in transition.controllers { room += name.utf8.count + 3 }
         return PlainTail.write(atMost: room, to: text) { tail in

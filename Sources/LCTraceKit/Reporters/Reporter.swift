@@ -44,12 +44,13 @@ public protocol StreamingReporter: Reporter {
     /// An event or transition rendered ahead by `itemFormatter`, now that its session number is known.
     func write(_ item: RenderedItem, session: Int)
     /// Events and transitions rendered ahead by `itemFormatter`, in order, each of the session `sessionOffset` after
-    /// its own number (`SessionItem.session`): a parallel run's replay hands them over a section's run at a time.
-    func write(_ items: ArraySlice<SessionItem>, sessionOffset: Int)
+    /// its own number (`RenderedLiveItem.session`): a parallel run's replay hands over each run of them a worker
+    /// rendered between two other items.
+    func write(_ items: ArraySlice<RenderedLiveItem>, sessionOffset: Int)
 }
 
 extension StreamingReporter {
-    public func write(_ items: ArraySlice<SessionItem>, sessionOffset: Int) {
+    public func write(_ items: ArraySlice<RenderedLiveItem>, sessionOffset: Int) {
         for placed in items { write(placed.item, session: placed.session + sessionOffset) }
     }
 }

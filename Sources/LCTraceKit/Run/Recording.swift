@@ -1,8 +1,8 @@
 /// Everything a worker's analysis reported, in order: the events and transitions it rendered ahead (`renderedItems`),
 /// and the other items among them (`items`).
 final class Recording: RunOutput, @unchecked Sendable {
-    /// The rare or large items are boxed, so that the common ones (a session's counts, a finding) do not each take the
-    /// room of a session report, or of an event record (kept only for reporters that cannot render ahead).
+    /// The rare or large items are boxed, so that a list of them takes no more room for each than a session's counts
+    /// or a rendered session do, not the room of a session report or an event record.
     enum Item {
         indirect case begin(String)
         indirect case finding(Finding)
@@ -23,18 +23,18 @@ final class Recording: RunOutput, @unchecked Sendable {
     /// None: a worker's sessions are numbered later, so it keeps the first events of every session when the run's
     /// timeline reports draw any (`AnalysisOptions.keepTimelineEvents`, handed to the workers).
     var timelineSessions: SessionSelection? { nil }
-    /// Taken from the run's pool: a JSON Lines section records thousands of items, and a new list would be grown
-    /// (copied) several times over, into fresh pages, for every section.
+    /// The items but the rendered events and transitions. Taken from the run's pool, as the other lists are: a new list
+    /// would be grown (copied) several times over, into fresh pages, for every section.
     ///
-    /// The three lists are appended to on every event of a JSON Lines section. Their exclusive access is not checked
-    /// at run time (about 65 instructions an append): only the worker that analyses the section appends to them,
+    /// The three lists' exclusive access is not checked at run time (about 65 instructions an append; `renderedItems`
+    /// takes one on every event of a JSON Lines run): only the worker that analyses the section appends to them,
     /// through the methods below, which call nothing that could reach the recording while they append; the
     /// replaying thread reads them only once the worker has handed the recording over (through the run's ordered
     /// pool, under its lock), and empties them (`recycle`) after.
     @exclusivity(unchecked) private(set) var items: [Item]
     /// The events and transitions rendered by the worker (the reporter's `itemFormatter`), in order: a JSON Lines
-    /// section's nearly every item, replayed a run at a time. Taken from the run's pool, like `items`.
-    @exclusivity(unchecked) private(set) var renderedItems: [SessionItem]
+    /// section records thousands, replayed a run at a time.
+    @exclusivity(unchecked) private(set) var renderedItems: [RenderedLiveItem]
     /// How many of `renderedItems` come before each of `items`: the replay writes them before it.
     @exclusivity(unchecked) private(set) var renderedBefore: [Int]
     var error: InputFailure?
@@ -58,7 +58,7 @@ final class Recording: RunOutput, @unchecked Sendable {
         self.ahead = ahead
         items = ahead.itemLists.take()
         renderedItems = ahead.renderedLists.take()
-        renderedBefore = ahead.renderedCounts.take()
+        renderedBefore = ahead.renderedBeforeLists.take()
     }
 
     /// Called once the recording is replayed: its items are dropped, and its list and text go back to the pools.
@@ -70,7 +70,7 @@ final class Recording: RunOutput, @unchecked Sendable {
         ahead.renderedLists.give(renderedItems)
         renderedItems = []
         renderedBefore.removeAll(keepingCapacity: true)
-        ahead.renderedCounts.give(renderedBefore)
+        ahead.renderedBeforeLists.give(renderedBefore)
         renderedBefore = []
         if let text {
             text.removeAll()
@@ -95,7 +95,7 @@ final class Recording: RunOutput, @unchecked Sendable {
     /// Appends a rendered event or transition.
     @inline(__always)
     private func append(_ item: RenderedItem, session: Int) {
-        renderedItems.append(SessionItem(item: item, session: session))
+        renderedItems.append(RenderedLiveItem(item: item, session: session))
     }
 
     /// Appends an item, after the rendered events and transitions recorded so far.
@@ -124,8 +124,8 @@ struct RenderingAhead: Sendable {
     let countsSessionsOnly: Bool
     let texts = RecyclingPool { ByteBuffer(capacity: 1 << 16) }
     let itemLists = RecyclingPool { [Recording.Item]() }
-    let renderedLists = RecyclingPool { [SessionItem]() }
-    let renderedCounts = RecyclingPool { [Int]() }
+    let renderedLists = RecyclingPool { [RenderedLiveItem]() }
+    let renderedBeforeLists = RecyclingPool { [Int]() }
 }
 
 /// Texts and item lists kept from one recording to the next, emptied but with their memory: new ones would be grown

@@ -79,7 +79,7 @@ public final class ReportDelivery: RunOutput {
     }
 
     /// Events and transitions rendered ahead by `itemFormatter`, each of the session `sessionOffset` after its own.
-    func write(_ items: ArraySlice<SessionItem>, sessionOffset: Int) {
+    func write(_ items: ArraySlice<RenderedLiveItem>, sessionOffset: Int) {
         for (reporter, _) in streaming { reporter.write(items, sessionOffset: sessionOffset) }
     }
 
