@@ -51,7 +51,7 @@ public protocol StreamingReporter: Reporter {
 
 extension StreamingReporter {
     public func write(_ items: ArraySlice<RenderedLiveItem>, sessionOffset: Int) {
-        for placed in items { write(placed.item, session: placed.session + sessionOffset) }
+        for rendered in items { write(rendered.item, session: rendered.session + sessionOffset) }
     }
 }
 
