@@ -241,6 +241,44 @@ import Testing
         #expect(taken == 5)
     }
 
+    /// A run of events and transitions rendered ahead is written as each of them one by one, with its session number
+    /// moved by the offset: by the protocol's default (a reporter of the library's user) and by the JSON Lines reporter.
+    @Test func renderedRunsAreWrittenAsEachAlone() {
+        final class Written: StreamingReporter {
+            var items: [(text: String, session: Int)] = []
+            func finding(_ finding: Finding) {}
+            func finish(_ summary: RunSummary) {}
+            func event(_ event: EventRecord, subject: String, session: Int, input: String) {}
+            func transition(_ transition: TransitionReport, session: Int, input: String) {}
+            var itemFormatter: LiveItemLines { LiveItemLines(includeEvents: true) }
+            func write(_ item: RenderedItem, session: Int) {
+                items.append((String(decoding: UnsafeRawBufferPointer(rebasing: item.text.bytes[item.after]), as: UTF8.self), session))
+            }
+        }
+        let text = ByteBuffer()
+        text.append(",\"a\":1}\n,\"b\":2}\n,\"c\":3}\n" as StaticString)
+        let run = [RenderedLiveItem(item: RenderedItem(prefix: #"{"type":"event","session":"#, text: text, tail: 0..<8), session: 1),
+                   RenderedLiveItem(item: RenderedItem(prefix: #"{"type":"event","session":"#, text: text, tail: 8..<16), session: 1),
+                   RenderedLiveItem(item: RenderedItem(prefix: #"{"type":"transition","session":"#, text: text, tail: 16..<24), session: 2)]
+        let written = Written()
+        written.write(run[1...], sessionOffset: 40)
+        #expect(written.items.map(\.text) == [#","b":2}"# + "\n", #","c":3}"# + "\n"])
+        #expect(written.items.map(\.session) == [41, 42])
+
+        let together = Output(), alone = Output()
+        NDJSONReporter(output: together, includeEvents: true, flushEachLine: false).write(run[...], sessionOffset: 40)
+        let one = NDJSONReporter(output: alone, includeEvents: true, flushEachLine: false)
+        for rendered in run { one.write(rendered.item, session: rendered.session + 40) }
+        together.flush()
+        alone.flush()
+        #expect(together.text == alone.text)
+        // After the stream's first line, which the reporter writes when it is made.
+        let lines: [String] = [#"{"type":"event","session":41,"a":1}"#, #"{"type":"event","session":41,"b":2}"#,
+                               #"{"type":"transition","session":42,"c":3}"#]
+        let expected = "}\n" + lines.joined(separator: "\n") + "\n"
+        #expect(together.text.hasSuffix(expected))
+    }
+
     /// Measures are written as integers when they round to one at three decimals: the shortcut for values that are
     /// whole already gives what the rounding gives, up to and past where it stops applying.
     @Test func wholeMillisecondsAreTheRoundedValue() {
