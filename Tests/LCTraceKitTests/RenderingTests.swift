@@ -183,22 +183,33 @@ import Testing
             (EventRecord(line: 3, time: time, offsetMs: 2, callback: .viewDidAppear, spelled: "viewDidAppear:"), "A", "a \"quoted\" name"),
             (EventRecord(line: 3, time: time, offsetMs: 2, callback: .viewDidAppear, spelled: "viewDidAppear:"), "tab\there", "x"),
         ]
-        var taken = 0
-        for (event, subject, input) in events {
-            let general = ByteBuffer()
-            general.append("before" as StaticString)
-            let range = LiveItemLines.eventTail(event, subject: subject, input: input, into: general)
-            let fast = ByteBuffer(capacity: 16)
-            fast.append("before" as StaticString)
-            if LiveEvent.of(event, { LiveItemLines.appendPlainEventTail($0, subject: subject, input: input, to: fast) }) {
-                taken += 1
-                #expect(fast.array == general.array, "\(event)")
-                #expect(range.lowerBound == 6)
-            } else {
-                #expect(fast.array == Array("before".utf8), "\(event)")
-            }
+        let taken = events.filter { event, subject, input in
+            RenderingTests.plainTailIsTheWriters("\(event)",
+                                                 writer: { LiveItemLines.eventTail(event, subject: subject, input: input, into: $0) },
+                                                 plain: { text in
+                                                     LiveEvent.of(event) { LiveItemLines.appendPlainEventTail($0, subject: subject, input: input, to: text) }
+                                                 })
         }
-        #expect(taken == 4)
+        #expect(taken.count == 4)
+    }
+
+    /// Writes a tail after "before" both ways: by the JSON writer (`writer`, returning where it wrote), and in one go
+    /// (`plain`, returning whether it took the item). Expects the same bytes when it did, and "before" alone when it
+    /// did not; returns whether it did.
+    static func plainTailIsTheWriters(_ item: String, writer: (ByteBuffer) -> Range<Int>, plain: (ByteBuffer) -> Bool,
+                                      sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        let general = ByteBuffer()
+        general.append("before" as StaticString)
+        let range = writer(general)
+        let fast = ByteBuffer(capacity: 16)
+        fast.append("before" as StaticString)
+        guard plain(fast) else {
+            #expect(fast.array == Array("before".utf8), "\(item)", sourceLocation: sourceLocation)
+            return false
+        }
+        #expect(fast.array == general.array, "\(item)", sourceLocation: sourceLocation)
+        #expect(range.lowerBound == 6, sourceLocation: sourceLocation)
+        return true
     }
 
     /// A transition's JSON Lines tail written in one go is the JSON writer's, byte for byte; a transition it does not
@@ -223,22 +234,12 @@ import Testing
             (transition(.push, from: "A", to: "tab\there", controllers: ["A", "tab\there"], durationMs: 2), "x"),
             (transition(.push, from: "A", to: "B", controllers: ["A", "é"], durationMs: 2), "x"),
         ]
-        var taken = 0
-        for (transition, input) in transitions {
-            let general = ByteBuffer()
-            general.append("before" as StaticString)
-            let range = LiveItemLines.transitionTail(transition, input: input, into: general)
-            let fast = ByteBuffer(capacity: 16)
-            fast.append("before" as StaticString)
-            if LiveItemLines.appendPlainTransitionTail(transition, input: input, to: fast) {
-                taken += 1
-                #expect(fast.array == general.array, "\(transition)")
-                #expect(range.lowerBound == 6)
-            } else {
-                #expect(fast.array == Array("before".utf8), "\(transition)")
-            }
+        let taken = transitions.filter { transition, input in
+            RenderingTests.plainTailIsTheWriters("\(transition)",
+                                                 writer: { LiveItemLines.transitionTail(transition, input: input, into: $0) },
+                                                 plain: { LiveItemLines.appendPlainTransitionTail(transition, input: input, to: $0) })
         }
-        #expect(taken == 5)
+        #expect(taken.count == 5)
     }
 
     /// A run of events and transitions rendered ahead is written as each of them one by one, with its session number

@@ -188,7 +188,7 @@ public struct LiveItemLines: Sendable {
                 guard event.time.withUTF8({ tail.quoted($0) }) else { return false }
             }
             tail.literal(#","offsetMs":"#)
-            if let wholeOffset { tail.integer(wholeOffset) } else { tail.null() }
+            tail.integerOrNull(wholeOffset)
             tail.literal(#","callback":"#)
             tail.raw(callback)
             tail.literal(#","spelled":"#)
@@ -238,25 +238,13 @@ public struct LiveItemLines: Sendable {
             tail.literal(#","kind":"#)
             guard tail.quoted(transition.kind.rawValue) else { return false }
             tail.literal(#","declared":"#)
-            if let declared = transition.declared {
-                guard tail.quoted(declared.rawValue) else { return false }
-            } else {
-                tail.null()
-            }
+            guard tail.quotedOrNull(transition.declared?.rawValue) else { return false }
             tail.literal(#","declaredLine":"#)
-            if let line = transition.declaredLine { tail.integer(Int64(line)) } else { tail.null() }
+            tail.integerOrNull(transition.declaredLine.map(Int64.init))
             tail.literal(#","from":"#)
-            if let from = transition.from {
-                guard tail.quoted(from) else { return false }
-            } else {
-                tail.null()
-            }
+            guard tail.quotedOrNull(transition.from) else { return false }
             tail.literal(#","to":"#)
-            if let to = transition.to {
-                guard tail.quoted(to) else { return false }
-            } else {
-                tail.null()
-            }
+            guard tail.quotedOrNull(transition.to) else { return false }
             tail.literal(#","controllers":["#)
             for (index, name) in transition.controllers.enumerated() {
                 if index > 0 { tail.literal(",") }
@@ -273,7 +261,7 @@ public struct LiveItemLines: Sendable {
                 tail.null()
             }
             tail.literal(#","durationMs":"#)
-            if let wholeDuration { tail.integer(wholeDuration) } else { tail.null() }
+            tail.integerOrNull(wholeDuration)
             tail.literal("}\n")
             return true
         }
@@ -341,9 +329,22 @@ struct PlainTail {
         string.utf8.withContiguousStorageIfAvailable { quoted(UnsafeRawBufferPointer($0)) } ?? false
     }
 
+    /// `null` for nil.
+    @inline(__always)
+    mutating func quotedOrNull(_ string: String?) -> Bool {
+        guard let string else { null(); return true }
+        return quoted(string)
+    }
+
     @inline(__always)
     mutating func integer(_ value: Int64) {
         at += JSONWriter.writeInteger(value, at: start + at)
+    }
+
+    /// `null` for nil.
+    @inline(__always)
+    mutating func integerOrNull(_ value: Int64?) {
+        if let value { integer(value) } else { null() }
     }
 
     @inline(__always)
