@@ -49,21 +49,24 @@ final class InputKnowledge {
     /// Whether the class was noted to log dealloc (`noteDealloc`) in this input so far.
     func notedDealloc(_ name: ClassName) -> Bool { notedDealloc[name] }
 
-    /// Notes that the class logs dealloc (`className` is its text): a class already noted is not hashed again.
-    func noteDealloc(_ name: ClassName, className: String) {
+    /// Notes that the class logs dealloc (`className` is its text, read only the first time): a class already noted
+    /// is not hashed again.
+    func noteDealloc(_ name: ClassName, className: @autoclosure () -> String) {
         guard !notedDealloc[name] else { return }
         notedDealloc[name] = true
-        facts.insert(Habit.logsDealloc.key(className))
+        facts.insert(Habit.logsDealloc.key(className()))
     }
 
     /// Notes that the class logs its creation.
-    func noteCreation(_ name: ClassName, className: String) {
+    func noteCreation(_ name: ClassName, className: @autoclosure () -> String) {
         guard !notedCreation[name] else { return }
         notedCreation[name] = true
-        facts.insert(Habit.logsCreation.key(className))
+        facts.insert(Habit.logsCreation.key(className()))
     }
 
-    /// The classes already noted, so that a note is one table lookup.
-    private var notedDealloc = ClassTable(empty: false)
-    private var notedCreation = ClassTable(empty: false)
+    /// The classes already noted, so that a note is one table lookup: made on every callback that begins a life or
+    /// ends one. Not checked for exclusive access at run time (a call into the runtime each): only the methods above
+    /// touch them, on the one thread that analyses the input, and none calls out while changing one.
+    @exclusivity(unchecked) private var notedDealloc = ClassTable(empty: false)
+    @exclusivity(unchecked) private var notedCreation = ClassTable(empty: false)
 }

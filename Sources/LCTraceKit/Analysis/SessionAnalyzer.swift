@@ -355,7 +355,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
             }
         }
         if callback.beginsLife, let className = event.message.className {
-            knowledge.noteCreation(className, className: instances.reports[instance].className)
+            knowledge.noteCreation(className, className: self.instances.reports[instance].className)
         }
         if var violation {
             // Known by its class alone, and by creation lines of other launches only, the instance that died is only the
@@ -375,7 +375,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
             emit(Deviation(rule: violation.rule, line: event.line, subject: instances.name(of: instance), wording))
         }
         if callback == .dealloc {
-            if let className = event.message.className { knowledge.noteDealloc(className, className: instances.reports[instance].className) }
+            if let className = event.message.className { knowledge.noteDealloc(className, className: self.instances.reports[instance].className) }
             transitions.deallocated(instance)
         }
         if callback == .dealloc || callback == .viewWillAppear {

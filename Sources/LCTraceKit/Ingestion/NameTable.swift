@@ -47,13 +47,16 @@ final class NameTable {
         }
     }
 
-    private var classes = Names()
-    private var spellings = Names()
+    // The names are read wherever a name is written (a new instance's report takes its class's text), and changed only
+    // by `Names.number(for:)`, which calls nothing that reads the table: they are not checked for exclusive access at
+    // run time, where each check is a call into the runtime. A table is used by one thread at a time.
+    @exclusivity(unchecked) private var classes = Names()
+    @exclusivity(unchecked) private var spellings = Names()
     /// UIKit's notices, each a spelling of its own (their texts name an instance, so there are many): kept apart, so
     /// that they cannot take the room of the callbacks' spellings. Numbered from -1 down.
-    private var notices = Names()
-    private var instanceIDs = Names()
-    private var processes = Names()
+    @exclusivity(unchecked) private var notices = Names()
+    @exclusivity(unchecked) private var instanceIDs = Names()
+    @exclusivity(unchecked) private var processes = Names()
     /// Logged class (with its module, or mangled) → its name, found again by its bytes without making a String.
     private let classesByBytes = ByteStringCache<ClassName>()
     /// The bytes of the last process name read, and its name: consecutive lines nearly always come from one process.
