@@ -19,6 +19,8 @@ final class InputSessions: EventReceiver {
     private let sessionsBefore: Int
     private var closed = 0
     private let names: NameTable
+    /// The ids of controller instances, kept for all the input's sessions.
+    private let instanceNames: InstanceNames
     let knowledge: InputKnowledge
     // Which session an event goes to is read and changed on every event (below, to `classFilter`), and is not
     // checked for exclusive access at run time, where each check costs a call into the runtime: only this object's
@@ -46,6 +48,7 @@ final class InputSessions: EventReceiver {
         self.settings = settings
         self.sessionsBefore = sessionsBefore
         self.names = names
+        self.instanceNames = InstanceNames(names: names)
         self.knowledge = knowledge
     }
 
@@ -165,7 +168,8 @@ final class InputSessions: EventReceiver {
                                       launchLogged: callback == .main || launchFollows, keepEvents: settings.keepEvents,
                                       timelineEvents: settings.keepsTimelineEvents(ofSession: index),
                                       reportIsRead: settings.reportsAreRead, policy: settings.policy,
-                                      limits: settings.limits, knowledge: knowledge, names: names, output: output,
+                                      limits: settings.limits, knowledge: knowledge, names: names, instanceNames: instanceNames,
+                                      output: output,
                                       expected: expected)
         open.append(OpenSession(analyzer: session))
         classFilter = ControllerClassFilter()

@@ -231,7 +231,7 @@ struct InstanceRegistry {
     }
 
     /// The instance a callback belongs to; a new one when no live instance can be it.
-    mutating func route(_ event: borrowing Event, names: NameTable, roles: some InstanceRoles) -> Int {
+    mutating func route(_ event: borrowing Event, names: InstanceNames, roles: some InstanceRoles) -> Int {
         let decision = decide(event, roles: roles)
         return instance(for: decision.choice, weighed: decision.weighed, event: event, names: names)
     }
@@ -288,7 +288,7 @@ struct InstanceRegistry {
     }
 
     /// The instance a decision chose: made when it is a new one.
-    mutating func instance(for choice: InstanceChoice, weighed: Bool, event: borrowing Event, names: NameTable) -> Int {
+    mutating func instance(for choice: InstanceChoice, weighed: Bool, event: borrowing Event, names: InstanceNames) -> Int {
         switch choice {
         case .existing(let instance):
             if weighed { reports[instance].identity = .inferred }
@@ -366,12 +366,12 @@ struct InstanceRegistry {
         return decision
     }
 
-    private mutating func makeInstance(for event: borrowing Event, key: InstanceKey, names: NameTable) -> Int {
-        let className = names.className(of: event.message) ?? "?"
+    private mutating func makeInstance(for event: borrowing Event, key: InstanceKey, names: InstanceNames) -> Int {
+        let className = names.names.className(of: event.message) ?? "?"
         let list = index.list(key)
         let ordinal = (list?.count ?? 0) + 1
-        let address = names.instanceText(event.message)
-        let id = ControllerReport.id(className: className, address: address, ordinal: ordinal)
+        let address = names.names.instanceText(event.message)
+        let id = names.id(of: event.message, className: className, address: address, ordinal: ordinal)
         let identity: InstanceIdentity
         switch event.message.instance {
         case .address?: identity = .address

@@ -19,6 +19,8 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     private let knowledge: InputKnowledge
     /// The names of the events' classes and spellings.
     private let names: NameTable
+    /// The names its controller instances are given, over `names`.
+    private let instanceNames: InstanceNames
     /// Where the session's findings, durations and streamed items go, handed down by the run.
     private let output: any AnalysisOutput
     /// `output.wantsLiveItems`, read once.
@@ -123,8 +125,8 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     /// with room for as many, rather than growing (and being copied) from nothing.
     init(index: Int, input: String, firstLine: Int, process: String?, pid: Int?, launchLogged: Bool,
          keepEvents: Bool, timelineEvents: Bool = false, reportIsRead: Bool = true, policy: FindingPolicy,
-         limits: SessionLimits = SessionLimits(), knowledge: InputKnowledge, names: NameTable, output: any AnalysisOutput,
-         expected: Size = Size()) {
+         limits: SessionLimits = SessionLimits(), knowledge: InputKnowledge, names: NameTable, instanceNames: InstanceNames? = nil,
+         output: any AnalysisOutput, expected: Size = Size()) {
         self.index = index
         self.input = input
         self.startLine = firstLine
@@ -140,6 +142,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         self.limits = limits
         self.knowledge = knowledge
         self.names = names
+        self.instanceNames = instanceNames ?? InstanceNames(names: names)
         self.output = output
         self.streamsLiveItems = output.wantsLiveItems
         self.recordsEvents = eventsKept > 0 || streamsLiveItems
@@ -309,7 +312,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         // A second viewWillAppear while the class's other instance is still appearing alone: one controller told twice.
         let appearingAlone = event.callback == .viewWillAppear && decision.choice == .new
             ? instances.appearingInstance(like: event).flatMap { transitions.isOnlyParticipant($0) ? $0 : nil } : nil
-        let instance = instances.instance(for: decision.choice, weighed: decision.weighed, event: event, names: names)
+        let instance = instances.instance(for: decision.choice, weighed: decision.weighed, event: event, names: instanceNames)
         if let appearingAlone {
             let wording = RuleCatalog.willAppearTwiceWording(controller: instances.describedName(of: appearingAlone))
             emit(Deviation(rule: .willAppearTwice, line: event.line, subject: instances.name(of: appearingAlone), wording))
@@ -329,7 +332,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         var fork = currentReading()
         exchange(&fork)
         cost += extraCost
-        take(event, by: instances.instance(for: choice, weighed: true, event: event, names: names))
+        take(event, by: instances.instance(for: choice, weighed: true, event: event, names: instanceNames))
         exchange(&fork)
         newReadings.append(fork)
     }
