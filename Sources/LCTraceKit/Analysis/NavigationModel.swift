@@ -35,7 +35,7 @@ struct NavigationModel {
 
     /// Each controller's departure, by its number (controllers are numbered from 0 by the session, their numbers
     /// reused): a list rather than a dictionary, since it is looked at on every appearance and every closed
-    /// transition. Never longer than the highest number that left a stack, plus one.
+    /// transition. Never longer than twice the highest number that left a stack, plus one, or 16.
     private var departures: [Departure] = []
     /// How many controllers have a departure.
     private var departedCount = 0
@@ -49,7 +49,10 @@ struct NavigationModel {
         assert(controller >= 0, "a controller number below 0")
         if controller >= departures.count {
             guard departure != .none else { return }
-            departures.append(contentsOf: repeatElement(.none, count: controller + 1 - departures.count))
+            // Grown to twice its length at least: controllers leave in the order they were numbered, one more at a
+            // time, and growing by one was an append of its own for each.
+            let count = max(controller + 1, 2 * departures.count, 16)
+            departures.append(contentsOf: repeatElement(.none, count: count - departures.count))
         }
         departedCount += (departure == .none ? 0 : 1) - (departures[controller] == .none ? 0 : 1)
         departures[controller] = departure
@@ -59,9 +62,21 @@ struct NavigationModel {
 
     /// The stack holding `controller`, and its level there.
     private func place(of controller: Int) -> (stack: Int, level: Int)? {
-        if !stacks.isEmpty, let level = stacks[active].lastIndex(where: { $0.controller == controller }) { return (active, level) }
+        if !stacks.isEmpty, let level = level(of: controller, in: active) { return (active, level) }
         for stack in stacks.indices where stack != active {
-            if let level = stacks[stack].lastIndex(where: { $0.controller == controller }) { return (stack, level) }
+            if let level = level(of: controller, in: stack) { return (stack, level) }
+        }
+        return nil
+    }
+
+    /// The controller's highest level on `stack`, or nil: read in place (a slice or a closure over the stack's list
+    /// retained and released it), below `below` when given.
+    @inline(__always)
+    private func level(of controller: Int, in stack: Int, below: Int? = nil) -> Int? {
+        var level = below ?? stacks[stack].count
+        while level > 0 {
+            level -= 1
+            if stacks[stack][level].controller == controller { return level }
         }
         return nil
     }
@@ -71,8 +86,7 @@ struct NavigationModel {
 
     /// How many levels `target` is below `top` on top's stack; nil when it is not below it.
     func levels(from top: Int, backTo target: Int) -> Int? {
-        guard let top = place(of: top),
-              let level = stacks[top.stack][..<top.level].lastIndex(where: { $0.controller == target }) else { return nil }
+        guard let top = place(of: top), let level = level(of: target, in: top.stack, below: top.level) else { return nil }
         return top.level - level
     }
 
@@ -102,11 +116,13 @@ struct NavigationModel {
     /// The navigation controller `controller` is in: its stack, the controller's level, the level of the navigation
     /// controller's root (a stack's root, or a presented controller), and the controller that presented it full screen
     /// (nil for a stack's root, and for a sheet, whose presenter gets no callbacks).
-    private func navigationController(of controller: Int) -> (stack: [Level], level: Int, root: Int, presenter: Int?)? {
+    /// (The stack is named by its number, not handed out: a copy of the list is retained and released.)
+    private func navigationController(of controller: Int) -> (stack: Int, level: Int, root: Int, presenter: Int?)? {
         guard let place = place(of: controller) else { return nil }
-        let stack = stacks[place.stack]
-        let root = stack[...place.level].lastIndex { $0.arrival != .push } ?? 0
-        let presenter = stack[root].arrival == .present && root > 0 ? stack[root - 1].controller : nil
+        let stack = place.stack
+        var root = place.level
+        while root > 0, stacks[stack][root].arrival == .push { root -= 1 }
+        let presenter = stacks[stack][root].arrival == .present && root > 0 ? stacks[stack][root - 1].controller : nil
         return (stack, place.level, root, presenter)
     }
 
@@ -114,7 +130,7 @@ struct NavigationModel {
     /// controller, or the presenter of that navigation controller unless it was shown as a sheet.
     func canReveal(_ target: Int, byLeaving leaving: Int) -> Bool {
         guard let navigation = navigationController(of: leaving) else { return false }
-        if navigation.stack[navigation.root..<navigation.level].contains(where: { $0.controller == target }) { return true }
+        for level in navigation.root..<navigation.level where stacks[navigation.stack][level].controller == target { return true }
         return navigation.presenter == target
     }
 
@@ -124,7 +140,7 @@ struct NavigationModel {
         guard let navigation = navigationController(of: leaving) else { return nil }
         switch kind {
         case .popToRoot:
-            return navigation.root < navigation.level ? navigation.stack[navigation.root].controller : nil
+            return navigation.root < navigation.level ? stacks[navigation.stack][navigation.root].controller : nil
         case .dismiss where navigation.presenter != nil:
             return navigation.presenter
         default:
@@ -188,9 +204,11 @@ struct NavigationModel {
         guard let from else { return removal }
         if let fromPlace = place(of: from) {
             let stack = fromPlace.stack
-            let target = to.flatMap { to in stacks[stack][..<fromPlace.level].lastIndex { $0.controller == to } }
-            let cut = target.map { $0 + 1 } ?? fromPlace.level
-            for level in stacks[stack][cut...] where level.controller != from { removal.silent.append(level.controller) }
+            var cut = fromPlace.level
+            if let to, let target = level(of: to, in: stack, below: fromPlace.level) { cut = target + 1 }
+            for level in cut..<stacks[stack].count where stacks[stack][level].controller != from {
+                removal.silent.append(stacks[stack][level].controller)
+            }
             stacks[stack].removeSubrange(cut...)
             active = stack
         }
