@@ -1,18 +1,26 @@
-/// The names a session gives the controller instances it makes, over the run's `NameTable`: the class's text, and the
-/// instance's id (`ControllerReport.id`). The ids of instances known by class alone (`Class`, `Class#2`, …) are made
-/// once for each class and number and shared by every session of the input: the sessions of one app make the same
-/// instances again, launch after launch, and making each id anew (a text joined and allocated) cost about 550
-/// instructions an instance. Ids with an address or an id are made each time; so are numbers past `numbersKept`, and
-/// every id once `classesKept` classes have theirs kept: the memory is bounded (32 Ki ids at most).
+/// The names a session gives a controller instance it makes, read from the run's `NameTable`: its class's text, its
+/// address or id when the message logs one, and its id in the report (`ControllerReport.id`: `Class`, `Class#2`,
+/// `Class@0x…`). The sessions of one app make the same instances launch after launch, so the ids of instances known by
+/// class alone are made once for each class and number and shared by every session of the input, rather than joined
+/// and allocated for each instance (about 550 instructions). Ids with an address or an id are made each time; so are
+/// numbers past `numbersKept`, and every id once `classesKept` classes have theirs kept. What is kept is bounded: the
+/// ids (32 Ki by default), and a number for each class up to the highest kept (64 Ki at most, the name table's limit).
 final class InstanceNames {
+    /// A new instance's names.
+    struct Naming {
+        var className: String
+        var address: String?
+        var id: String
+    }
+
     let names: NameTable
     private let numbersKept: Int
     private let classesKept: Int
     /// For each class with ids kept, where its run of `numbersKept` ids starts in `ids` (its number n at start + n - 1),
     /// plus one: 0 for a class with none kept yet.
     ///
-    /// Read and changed only by `id(of:className:address:ordinal:)`, which calls nothing that reaches them, on the one
-    /// thread analysing the input: not checked for exclusive access at run time (a call into the runtime each).
+    /// Read and changed only by `naming(of:ordinal:)`, which calls nothing that reaches them, on the one thread
+    /// analysing the input: not checked for exclusive access at run time (a call into the runtime each).
     @exclusivity(unchecked) private var runs = ClassTable(empty: 0)
     @exclusivity(unchecked) private var ids: [String?] = []
 
@@ -22,9 +30,17 @@ final class InstanceNames {
         self.classesKept = classesKept
     }
 
-    /// The id of a new instance of the event's class, `ordinal` among the instances with its class and address.
-    func id(of message: CallbackMessage, className: String, address: String?, ordinal: Int) -> String {
-        guard address == nil, let name = message.className, ordinal >= 1, ordinal <= numbersKept else {
+    /// The names of a new instance the message is of, `ordinal` (from 1) among the instances with its class and address.
+    @inline(__always)
+    func naming(of message: CallbackMessage, ordinal: Int) -> Naming {
+        let className = names.className(of: message) ?? "?"
+        let address = names.instanceText(message)
+        return Naming(className: className, address: address,
+                      id: id(of: message.className, text: className, address: address, ordinal: ordinal))
+    }
+
+    private func id(of name: ClassName?, text className: String, address: String?, ordinal: Int) -> String {
+        guard address == nil, let name, ordinal >= 1, ordinal <= numbersKept else {
             return ControllerReport.id(className: className, address: address, ordinal: ordinal)
         }
         var run = runs[name]

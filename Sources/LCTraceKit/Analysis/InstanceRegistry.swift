@@ -230,12 +230,6 @@ struct InstanceRegistry {
         var deathNumber = 0
     }
 
-    /// The instance a callback belongs to; a new one when no live instance can be it.
-    mutating func route(_ event: borrowing Event, names: InstanceNames, roles: some InstanceRoles) -> Int {
-        let decision = decide(event, roles: roles)
-        return instance(for: decision.choice, weighed: decision.weighed, event: event, names: names)
-    }
-
     /// Which instance the callback belongs to, and which other one it may as well belong to. Notes which classes log
     /// their loading; makes no instance.
     mutating func decide(_ event: borrowing Event, roles: some InstanceRoles) -> RoutingDecision {
@@ -288,13 +282,13 @@ struct InstanceRegistry {
     }
 
     /// The instance a decision chose: made when it is a new one.
-    mutating func instance(for choice: InstanceChoice, weighed: Bool, event: borrowing Event, names: InstanceNames) -> Int {
+    mutating func instance(for choice: InstanceChoice, weighed: Bool, event: borrowing Event, naming: InstanceNames) -> Int {
         switch choice {
         case .existing(let instance):
             if weighed { reports[instance].identity = .inferred }
             return instance
         case .new:
-            return makeInstance(for: event, key: InstanceKey(event.message), names: names)
+            return makeInstance(for: event, key: InstanceKey(event.message), naming: naming)
         }
     }
 
@@ -366,19 +360,17 @@ struct InstanceRegistry {
         return decision
     }
 
-    private mutating func makeInstance(for event: borrowing Event, key: InstanceKey, names: InstanceNames) -> Int {
-        let className = names.names.className(of: event.message) ?? "?"
+    private mutating func makeInstance(for event: borrowing Event, key: InstanceKey, naming: InstanceNames) -> Int {
         let list = index.list(key)
-        let ordinal = (list?.count ?? 0) + 1
-        let address = names.names.instanceText(event.message)
-        let id = names.id(of: event.message, className: className, address: address, ordinal: ordinal)
+        let names = naming.naming(of: event.message, ordinal: (list?.count ?? 0) + 1)
         let identity: InstanceIdentity
         switch event.message.instance {
         case .address?: identity = .address
         case .id?: identity = .id
         case nil: identity = (list?.live ?? 0) > 0 ? .inferred : .className
         }
-        let report = ControllerReport(id: id, className: className, address: address, identity: identity, firstLine: event.line,
+        let report = ControllerReport(id: names.id, className: names.className, address: names.address, identity: identity,
+                                      firstLine: event.line,
                                       lastLine: event.line, eventCount: 0, events: [], loadToFirstAppearMs: nil,
                                       appearances: [], finalPhase: .unknown,
                                       kind: event.callback.family == .view ? .view : .controller)

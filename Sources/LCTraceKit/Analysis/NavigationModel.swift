@@ -49,8 +49,8 @@ struct NavigationModel {
         assert(controller >= 0, "a controller number below 0")
         if controller >= departures.count {
             guard departure != .none else { return }
-            // Grown to twice its length at least: controllers leave in the order they were numbered, one more at a
-            // time, and growing by one was an append of its own for each.
+            // Grown to twice its length at least: controllers leave in about the order they were numbered, a higher
+            // number at a time, and one append then makes room for many.
             let count = max(controller + 1, 2 * departures.count, 16)
             departures.append(contentsOf: repeatElement(.none, count: count - departures.count))
         }
@@ -69,8 +69,8 @@ struct NavigationModel {
         return nil
     }
 
-    /// The controller's highest level on `stack`, or nil: read in place (a slice or a closure over the stack's list
-    /// retained and released it), below `below` when given.
+    /// The controller's highest level on `stack` (below `below` when given), or nil: read in place, by index, since a
+    /// slice of the stack's list, or a closure over it, would retain and release the list.
     @inline(__always)
     private func level(of controller: Int, in stack: Int, below: Int? = nil) -> Int? {
         var level = below ?? stacks[stack].count
@@ -116,7 +116,7 @@ struct NavigationModel {
     /// The navigation controller `controller` is in: its stack, the controller's level, the level of the navigation
     /// controller's root (a stack's root, or a presented controller), and the controller that presented it full screen
     /// (nil for a stack's root, and for a sheet, whose presenter gets no callbacks).
-    /// (The stack is named by its number, not handed out: a copy of the list is retained and released.)
+    /// The stack is named by its number rather than handed out, which would retain and release its list.
     private func navigationController(of controller: Int) -> (stack: Int, level: Int, root: Int, presenter: Int?)? {
         guard let place = place(of: controller) else { return nil }
         let stack = place.stack

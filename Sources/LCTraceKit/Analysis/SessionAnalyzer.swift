@@ -143,6 +143,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         self.knowledge = knowledge
         self.names = names
         self.instanceNames = instanceNames ?? InstanceNames(names: names)
+        assert(self.instanceNames.names === names, "instance names read from another name table than the session's")
         self.output = output
         self.streamsLiveItems = output.wantsLiveItems
         self.recordsEvents = eventsKept > 0 || streamsLiveItems
@@ -312,7 +313,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         // A second viewWillAppear while the class's other instance is still appearing alone: one controller told twice.
         let appearingAlone = event.callback == .viewWillAppear && decision.choice == .new
             ? instances.appearingInstance(like: event).flatMap { transitions.isOnlyParticipant($0) ? $0 : nil } : nil
-        let instance = instances.instance(for: decision.choice, weighed: decision.weighed, event: event, names: instanceNames)
+        let instance = instances.instance(for: decision.choice, weighed: decision.weighed, event: event, naming: instanceNames)
         if let appearingAlone {
             let wording = RuleCatalog.willAppearTwiceWording(controller: instances.describedName(of: appearingAlone))
             emit(Deviation(rule: .willAppearTwice, line: event.line, subject: instances.name(of: appearingAlone), wording))
@@ -332,7 +333,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         var fork = currentReading()
         exchange(&fork)
         cost += extraCost
-        take(event, by: instances.instance(for: choice, weighed: true, event: event, names: instanceNames))
+        take(event, by: instances.instance(for: choice, weighed: true, event: event, naming: instanceNames))
         exchange(&fork)
         newReadings.append(fork)
     }
@@ -358,7 +359,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
             }
         }
         if callback.beginsLife, let className = event.message.className {
-            knowledge.noteCreation(className, className: self.instances.reports[instance].className)
+            knowledge.noteCreation(className, className: instances.reports[instance].className)
         }
         if var violation {
             // Known by its class alone, and by creation lines of other launches only, the instance that died is only the
@@ -378,7 +379,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
             emit(Deviation(rule: violation.rule, line: event.line, subject: instances.name(of: instance), wording))
         }
         if callback == .dealloc {
-            if let className = event.message.className { knowledge.noteDealloc(className, className: self.instances.reports[instance].className) }
+            if let className = event.message.className { knowledge.noteDealloc(className, className: instances.reports[instance].className) }
             transitions.deallocated(instance)
         }
         if callback == .dealloc || callback == .viewWillAppear {
@@ -446,13 +447,12 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     private func transitionClosed(_ transition: inout ClosedTransition) {
         if let deviation = transition.deviation.take() { emit(deviation) }
         let listed = reportIsRead && transitionReports.count < limits.listedTransitions
-        // Named in a branch of its own: an absent report held in an optional was made and destroyed for each transition
-        // of a run that names none (about 120 instructions each).
+        // The named and the unnamed transition take branches of their own, so that a run that names none (`check`)
+        // holds no report, absent, in an optional of its size.
         if listed || streamsLiveItems {
             let report = transition.report(self)
             if streamsLiveItems { sendTransition(report) }
-            timed(transition) { report }
-            armLeaks(leftBy: transition)
+            sendDurationAndCheckSlow(transition) { report }
             // Last, moved in: a copy would retain the names it holds.
             if listed {
                 transitionReports.append(report)
@@ -460,28 +460,9 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
                 transitionsNotListed += 1
             }
         } else {
-            timed(transition) { transition.report(self) }
-            armLeaks(leftBy: transition)
+            sendDurationAndCheckSlow(transition) { transition.report(self) }
             transitionsNotListed += 1
         }
-    }
-
-    /// Sends a closed transition's duration, and finds it slow when a threshold is set and it took longer; `named` is the
-    /// transition with its controllers named, asked for only then.
-    @inline(__always)
-    private func timed(_ transition: borrowing ClosedTransition, named: () -> TransitionReport) {
-        guard let durationMs = transition.durationMs else { return }
-        if reportIsRead { sendDuration(durationMs, .transition, name: transition.kind.rawValue) }
-        guard let threshold = rules.slowTransitionMs, durationMs > threshold else { return }
-        let named = named()
-        let wording = RuleCatalog.slowTransitionWording(kind: named.kind, controllers: named.controllers,
-                                                        durationMs: durationMs, thresholdMs: threshold)
-        emit(Deviation(rule: .slowTransition, line: named.endLine, subject: named.to ?? named.from, wording))
-    }
-
-    /// Watches the controllers a closed transition took off a stack for a leak.
-    @inline(__always)
-    private func armLeaks(leftBy transition: borrowing ClosedTransition) {
         if let controller = transition.removal.left, phase(of: controller) != .dead {
             leaks.arm(LeakWatch.Armed(controller: controller, line: transition.endLine, micros: transition.endMicros,
                                       kind: transition.kind))
@@ -490,6 +471,20 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         for controller in transition.removal.silent where phase(of: controller) != .dead {
             leaks.arm(LeakWatch.Armed(controller: controller, line: transition.endLine, micros: nil, kind: transition.kind, silent: true))
         }
+    }
+
+    /// Sends a closed transition's duration, and finds it slow when a threshold is set and it took longer; `named` is the
+    /// transition with its controllers named, asked for only then.
+    @inline(__always)
+    private func sendDurationAndCheckSlow(_ transition: borrowing ClosedTransition, named: () -> TransitionReport) {
+        guard let durationMs = transition.durationMs else { return }
+        // Checked here as well as where it is sent, so that the kind's text is not made for a duration nothing reads.
+        if reportIsRead { sendDuration(durationMs, .transition, name: transition.kind.rawValue) }
+        guard let threshold = rules.slowTransitionMs, durationMs > threshold else { return }
+        let named = named()
+        let wording = RuleCatalog.slowTransitionWording(kind: named.kind, controllers: named.controllers,
+                                                        durationMs: durationMs, thresholdMs: threshold)
+        emit(Deviation(rule: .slowTransition, line: named.endLine, subject: named.to ?? named.from, wording))
     }
 
     // MARK: Findings
