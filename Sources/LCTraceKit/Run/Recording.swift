@@ -61,22 +61,23 @@ final class Recording: RunOutput, @unchecked Sendable {
         renderedBefore = ahead.renderedBeforeLists.take()
     }
 
-    /// Called once the recording is replayed: its items are dropped, and its list and text go back to the pools.
+    /// Called once the recording is replayed: its items are dropped, and its lists and text go back to the pools.
     func recycle() {
-        items.removeAll(keepingCapacity: true)
-        ahead.itemLists.give(items)
-        items = []
-        renderedItems.removeAll(keepingCapacity: true)
-        ahead.renderedLists.give(renderedItems)
-        renderedItems = []
-        renderedBefore.removeAll(keepingCapacity: true)
-        ahead.renderedBeforeLists.give(renderedBefore)
-        renderedBefore = []
+        Recording.giveBack(&items, to: ahead.itemLists)
+        Recording.giveBack(&renderedItems, to: ahead.renderedLists)
+        Recording.giveBack(&renderedBefore, to: ahead.renderedBeforeLists)
         if let text {
             text.removeAll()
             ahead.texts.give(text)
         }
         text = nil
+    }
+
+    /// Empties `list`, keeping its memory, and hands it back to `pool`.
+    private static func giveBack<Element>(_ list: inout [Element], to pool: RecyclingPool<[Element]>) {
+        list.removeAll(keepingCapacity: true)
+        pool.give(list)
+        list = []
     }
 
     func inputBegan(_ name: String) { record(.begin(name)) }
