@@ -337,6 +337,13 @@ public final class LineHeaderParser {
         }
     }
 
+    /// The hand-written matcher that decides every line of this format, when the run reads with one: a caller that
+    /// reads many lines in a row with this parser may ask it directly, for the same answers as `parse`.
+    var handMatcher: HandHeaderMatcher? {
+        guard case .fastPath(let matcher)? = matcher else { return nil }
+        return matcher.hand
+    }
+
     /// Whether a header of this format starts exactly at `start` (used to split two records glued on one line).
     public func headerStarts(in line: UnsafeRawBufferPointer, at start: Int) -> Bool {
         guard format.isAnchoredBuiltIn, matcher != nil else { return false }

@@ -16,7 +16,14 @@ public final class LineHeaderRecognizer {
     private let fallsBackToBare: Bool
     /// The parser that read the last line with a header, tried first; nil when there is none to try first (no line
     /// has had a header yet, or the last one was partial).
-    private var hint: Int?
+    private var hint: Int? {
+        didSet { hintMatcher = hint.flatMap { parsers[$0].handMatcher } }
+    }
+    /// The hint's hand-written matcher, when it reads with one: asked directly rather than through its parser and the
+    /// parser's choice of matcher, whose references cost about 50 instructions a line. Its answers are the parser's.
+    private var hintMatcher: HandHeaderMatcher?
+    /// `lastTailStamp`, worked out once, as the line's header is read.
+    private var lastStamp: UInt64 = 0
     /// The parser that read the last line; nil when it was read as bare.
     private var lastParser: Int?
     /// Built-in formats skip leading white space; a user's pattern is matched where the line starts.
@@ -61,12 +68,7 @@ public final class LineHeaderRecognizer {
 
     /// A number for the process, pid and tid of the last line's header, as its parser read them (`HeaderTail.stamp`):
     /// two headers read by this recognizer with the same nonzero stamp have the same bytes there. 0 when not known.
-    var lastTailStamp: UInt64 {
-        @inline(__always) get {
-            guard let lastParser else { return 0 }
-            return Self.stamp(parsers[lastParser].tailStamp, parser: lastParser)
-        }
-    }
+    var lastTailStamp: UInt64 { @inline(__always) get { lastStamp } }
 
     /// A parser's tail stamp made unique among this recognizer's parsers (each counts its own).
     @inline(__always)
@@ -81,6 +83,7 @@ public final class LineHeaderRecognizer {
     public func reset() {
         hint = nil
         lastParser = nil
+        lastStamp = 0
     }
 
     /// The header of `line` read from byte `start`; nil when a forced format does not fit it.
@@ -116,9 +119,13 @@ public final class LineHeaderRecognizer {
     private func parseText(_ line: UnsafeRawBufferPointer, from: Int, messageStart start: Int) throws(PCRE2MatchError) -> LineHeader? {
         var failed: Int?
         if let hint {
-            if let header = try parsers[hint].parse(line, from: from) {
-                if hint != classicIndex || isVettedClassic(header, in: line, parser: hint) {
+            let header = if let hintMatcher { hintMatcher.header(of: line, from: from) } else { try parsers[hint].parse(line, from: from) }
+            if let header {
+                // Only a hand-written matcher knows a tail stamp (`LineHeaderParser.tailStamp`).
+                let stamp = Self.stamp(hintMatcher?.tailStamp ?? 0, parser: hint)
+                if hint != classicIndex || isVettedClassic(header, in: line, stamp: stamp) {
                     lastParser = hint
+                    lastStamp = stamp
                     return header
                 }
             } else {
@@ -131,8 +138,7 @@ public final class LineHeaderRecognizer {
     /// Whether the process of `header`, read by the classic parser as the hint, is not one `log-compact` could have
     /// read (`LineFormat.classicProcessMayBeCompact`); looked at once for each tail.
     @inline(__always)
-    private func isVettedClassic(_ header: LineHeader, in line: UnsafeRawBufferPointer, parser: Int) -> Bool {
-        let stamp = Self.stamp(parsers[parser].tailStamp, parser: parser)
+    private func isVettedClassic(_ header: LineHeader, in line: UnsafeRawBufferPointer, stamp: UInt64) -> Bool {
         if stamp != 0, stamp == vettedClassicTail { return true }
         guard let process = header.process, LineFormat.classicProcessMayBeCompact(line[process]) else {
             vettedClassicTail = stamp
@@ -151,9 +157,11 @@ public final class LineHeaderRecognizer {
             guard let header = try parsers[index].parse(line, from: start) else { continue }
             hint = parsers[index].format.isPartial ? nil : index
             lastParser = index
+            lastStamp = Self.stamp(parsers[index].tailStamp, parser: index)
             return header
         }
         lastParser = nil
+        lastStamp = 0
         guard fallsBackToBare else { return nil }
         return LineHeader(message: messageStart..<line.count)
     }

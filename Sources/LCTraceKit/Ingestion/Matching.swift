@@ -181,7 +181,13 @@ final class HandHeaderMatcher: LineMatcher {
 
     @inline(__always)
     func match(_ line: UnsafeRawBufferPointer, in range: Range<Int>) -> MatchAnswer<LineHeader> {
-        header.parse(line, from: range.lowerBound, tail: &tail.pointee, byteClasses: byteClasses).map(MatchAnswer.matched) ?? .notMatched
+        header(of: line, from: range.lowerBound).map(MatchAnswer.matched) ?? .notMatched
+    }
+
+    /// The header at `start`, or nil when the line is not in the format: the answer `match` gives, asked directly.
+    @inline(__always)
+    func header(of line: UnsafeRawBufferPointer, from start: Int) -> LineHeader? {
+        header.parse(line, from: start, tail: &tail.pointee, byteClasses: byteClasses)
     }
 
     /// The stamp of the last header's tail (`HeaderTail.stamp`).
@@ -192,6 +198,9 @@ extension FastPathMatcher where Fast == HandHeaderMatcher {
     /// The stamp of the last header's tail: the hand-written header matchers decide every line (they never answer
     /// `undecided`), so the last header was theirs.
     var tailStamp: UInt64 { @inline(__always) get { fast.tailStamp } }
+
+    /// The hand-written matcher: as it decides every line, asking it is asking this matcher.
+    var hand: HandHeaderMatcher { fast }
 }
 
 /// An anchored message form matched: the class, its address when logged, the selector, and where the form ends.
