@@ -241,6 +241,25 @@ import Testing
         Array("ControllerViewController".utf8).withUnsafeBytes { #expect(cache.value(for: $0) == nil) }
     }
 
+    /// Every byte of a key reaches its hash, at every length the word-at-a-time hash reads differently (under eight
+    /// bytes, eight to sixteen, and past sixteen with an overlapping last pair of words): a key and the same key with
+    /// any one byte changed hash differently.
+    @Test func byteHashTakesInEveryByteOfTheKey() {
+        for length in 1...56 {
+            let key = (0..<length).map { UInt8(0x41 + $0 % 26) }
+            let hash = key.withUnsafeBytes { ByteHash.of($0) }
+            for position in 0..<length {
+                for change: UInt8 in [0x01, 0x20, 0x80] {
+                    var changed = key
+                    changed[position] ^= change
+                    #expect(changed.withUnsafeBytes { ByteHash.of($0) } != hash, "length \(length), byte \(position) ^ \(change)")
+                }
+            }
+            let longer = key + [0x41]
+            #expect(longer.withUnsafeBytes { ByteHash.of($0) } != hash, "length \(length) and one more byte")
+        }
+    }
+
     /// Ordinary messages take at most half of the parser's memory of messages: a log whose ordinary lines never repeat
     /// still leaves room for the lifecycle messages that come after them, and what a message is read as does not
     /// depend on whether it was remembered.

@@ -137,27 +137,40 @@ final class ByteStringCache<Value> {
 
 /// The hash `ByteStringCache` keys its entries by.
 enum ByteHash {
-    /// Eight bytes at a time (the last word overlapping), mixed by multiplication; bytes outside `bytes` are
-    /// never read.
+    /// Sixteen bytes at a time (the last sixteen overlapping), each pair of words mixed by one full-width
+    /// multiplication whose two halves are folded together; bytes outside `bytes` are never read. A message of about
+    /// 50 bytes takes three multiplications: about half the instructions of one multiplication and shift for each
+    /// eight bytes.
     @inline(__always)
     static func of(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        let multiplier: UInt64 = 0xFF51_AFD7_ED55_8CCD
         let count = bytes.count
         var hash = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
-        if count >= 8 {
+        if count > 16 {
             var offset = 0
-            while offset + 8 < count {
-                hash = (hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* multiplier
-                hash ^= hash >> 32
-                offset += 8
+            while offset + 16 < count {
+                hash = mix(word(bytes, at: offset) ^ 0xA076_1D64_78BD_642F, word(bytes, at: offset + 8) ^ hash)
+                offset += 16
             }
-            hash = (hash ^ bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)) &* multiplier
+            hash = mix(word(bytes, at: count - 16) ^ 0xE703_7ED1_A0B4_28DB, word(bytes, at: count - 8) ^ hash)
+        } else if count >= 8 {
+            hash = mix(word(bytes, at: 0) ^ 0xA076_1D64_78BD_642F, word(bytes, at: count - 8) ^ hash)
         } else {
             var word: UInt64 = 0
             for byte in bytes { word = word << 8 | UInt64(byte) }
-            hash = (hash ^ word) &* multiplier
+            hash = mix(word ^ 0xA076_1D64_78BD_642F, hash ^ 0xE703_7ED1_A0B4_28DB)
         }
-        hash ^= hash >> 29
         return UInt32(truncatingIfNeeded: hash)
+    }
+
+    @inline(__always)
+    private static func word(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt64 {
+        bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+    }
+
+    /// The two halves of the 128-bit product, folded: every bit of either word reaches the low half.
+    @inline(__always)
+    private static func mix(_ first: UInt64, _ second: UInt64) -> UInt64 {
+        let (high, low) = first.multipliedFullWidth(by: second)
+        return high ^ low
     }
 }
