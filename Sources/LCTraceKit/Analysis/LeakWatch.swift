@@ -35,9 +35,11 @@ struct LeakWatch {
         armed.contains { $0.controller == controller } || undecided.contains { $0.controller == controller }
     }
 
+    /// Looked for before anything is removed: `removeAll(where:)` costs a partition and the replacement of a range
+    /// even when it removes nothing, and nearly always there is nothing to remove.
     mutating func disarm(_ controller: Int) {
-        if !armed.isEmpty { armed.removeAll { $0.controller == controller } }
-        if !undecided.isEmpty { undecided.removeAll { $0.controller == controller } }
+        if armed.contains(where: { $0.controller == controller }) { armed.removeAll { $0.controller == controller } }
+        if undecided.contains(where: { $0.controller == controller }) { undecided.removeAll { $0.controller == controller } }
     }
 
     /// A transition begins: how many controllers, taken off by one before and of a class `classLogsDealloc` says
@@ -56,10 +58,12 @@ struct LeakWatch {
     /// The time is now `micros`: returns the entries past their deadline whose class is known to log dealloc
     /// (possible leaks); the others wait for the end of the session.
     mutating func expire(now micros: Int64, classLogsDealloc: (Int) -> Bool) -> [Armed] {
-        guard !armed.isEmpty else { return [] }
+        // Called on every controller event while one is armed; as in `disarm`, looked for before anything is removed.
+        func isPast(_ entry: Armed) -> Bool { entry.micros.map { micros - $0 > timeoutMicros } ?? false }
+        guard armed.contains(where: isPast) else { return [] }
         var leaks: [Armed] = []
         armed.removeAll { entry in
-            guard let start = entry.micros, micros - start > timeoutMicros else { return false }
+            guard isPast(entry) else { return false }
             if classLogsDealloc(entry.controller) { leaks.append(entry) } else { undecided.append(entry) }
             return true
         }

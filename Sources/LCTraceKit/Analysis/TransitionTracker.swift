@@ -90,8 +90,10 @@ struct TransitionTracker {
         /// Closed and emptied, keeping the arrays' memory.
         mutating func reset() {
             isOpen = false
-            participants.removeAll(keepingCapacity: true)
-            steps.removeAll(keepingCapacity: true)
+            // One at a time: emptying a list of a few plain values this way takes about half the instructions of
+            // `removeAll(keepingCapacity:)`, which goes through the general replacement of a range.
+            while participants.popLast() != nil {}
+            while steps.popLast() != nil {}
             shape = TransitionShape()
             declared = nil
             hadViolation = false

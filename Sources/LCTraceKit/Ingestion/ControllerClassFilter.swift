@@ -20,6 +20,9 @@ struct ControllerClassFilter {
     /// Notes a controller-only callback of the class.
     @inline(__always)
     mutating func noteControllerCallback(_ className: ClassName) {
+        // Nearly every callback's class is noted already: read first, so that the table is written (and its storage
+        // checked for sharing) only the first time.
+        guard !classes[className].contains(.seen) else { return }
         _ = classes.update(className) { $0.insert(.seen) }
     }
 
