@@ -75,8 +75,8 @@ struct TransitionTracker {
         var waitingForOtherSide = false
 
         /// A transition is open. The steps keep their memory between transitions, emptied; so do the participants,
-        /// unless they go with the closed transition (`ClosedTransition`) to be named: the next one then makes a new
-        /// list, one allocation a transition.
+        /// unless they go with the closed transition (`ClosedTransition`) to be named: the open transition then takes
+        /// a new list in their place (`handOverParticipants`), one allocation a transition.
         var isOpen = false
 
         init() {
@@ -87,11 +87,21 @@ struct TransitionTracker {
             steps.reserveCapacity(4)
         }
 
-        /// Closed and emptied, keeping the arrays' memory.
+        /// The participants, for the closed transition to take: a new list with room for two takes their place, so that
+        /// the list `reset` empties is never one a closed transition shares.
+        mutating func handOverParticipants() -> [(controller: Int, role: TransitionRole)] {
+            var handed: [(controller: Int, role: TransitionRole)] = []
+            handed.reserveCapacity(2)
+            swap(&handed, &participants)
+            return handed
+        }
+
+        /// Closed and emptied, keeping the arrays' memory (neither list is shared: see `handOverParticipants`).
         mutating func reset() {
             isOpen = false
             // One at a time: emptying a list of a few plain values this way takes about half the instructions of
-            // `removeAll(keepingCapacity:)`, which goes through the general replacement of a range.
+            // `removeAll(keepingCapacity:)`, which goes through the general replacement of a range. (A shared list
+            // would be copied by the first removal instead.)
             while participants.popLast() != nil {}
             while steps.popLast() != nil {}
             shape = TransitionShape()
@@ -240,7 +250,8 @@ struct TransitionTracker {
         let last = open.steps[open.steps.count - 1]
         closed.append(ClosedTransition(
             kind: kind, declared: open.declared, from: outgoing, to: incoming,
-            participants: namesParticipants ? open.participants : [], startLine: first.line, endLine: last.line, startTime: openStartTime,
+            participants: namesParticipants ? open.handOverParticipants() : [], startLine: first.line, endLine: last.line,
+            startTime: openStartTime,
             startMicros: first.micros, endMicros: last.micros, removal: removal, deviation: deviation))
         open.reset()
     }

@@ -338,10 +338,11 @@ public final class LineHeaderParser {
     }
 
     /// The hand-written matcher that decides every line of this format, when the run reads with one: a caller that
-    /// reads many lines in a row with this parser may ask it directly, for the same answers as `parse`.
+    /// reads many lines in a row with this parser may ask it directly, for the same answers as `parse`, which must
+    /// therefore stay only the asking of its matcher (`LineHeaderRecognizer` asks its hint's this way).
     var handMatcher: HandHeaderMatcher? {
         guard case .fastPath(let matcher)? = matcher else { return nil }
-        return matcher.hand
+        return matcher.handMatcher
     }
 
     /// Whether a header of this format starts exactly at `start` (used to split two records glued on one line).

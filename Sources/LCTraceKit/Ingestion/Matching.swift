@@ -181,12 +181,12 @@ final class HandHeaderMatcher: LineMatcher {
 
     @inline(__always)
     func match(_ line: UnsafeRawBufferPointer, in range: Range<Int>) -> MatchAnswer<LineHeader> {
-        header(of: line, from: range.lowerBound).map(MatchAnswer.matched) ?? .notMatched
+        parse(line, from: range.lowerBound).map(MatchAnswer.matched) ?? .notMatched
     }
 
     /// The header at `start`, or nil when the line is not in the format: the answer `match` gives, asked directly.
     @inline(__always)
-    func header(of line: UnsafeRawBufferPointer, from start: Int) -> LineHeader? {
+    func parse(_ line: UnsafeRawBufferPointer, from start: Int) -> LineHeader? {
         header.parse(line, from: start, tail: &tail.pointee, byteClasses: byteClasses)
     }
 
@@ -200,7 +200,7 @@ extension FastPathMatcher where Fast == HandHeaderMatcher {
     var tailStamp: UInt64 { @inline(__always) get { fast.tailStamp } }
 
     /// The hand-written matcher: as it decides every line, asking it is asking this matcher.
-    var hand: HandHeaderMatcher { fast }
+    var handMatcher: HandHeaderMatcher { fast }
 }
 
 /// An anchored message form matched: the class, its address when logged, the selector, and where the form ends.
