@@ -19,7 +19,8 @@
 # The JSON report without events, the default text report (lctrace FILE) and check with one job are timed too, for
 # information. With valgrind installed, it also counts the instructions per input line of `check --jobs 1` on the
 # first 10 MiB of the large log and of the device log (callgrind on a stripped build, less the start-up a one-line
-# input takes), against a goal of about 2,000 (information: instruction counts are not timed goals).
+# input takes), against a goal of about 2,000 (information: instruction counts are not timed goals), and prints them
+# stage by stage: the header, the message, the rest of reading and the sessions.
 #
 #   scripts/benchmark.sh              # 100M and 1G, 3 runs each
 #   RUNS=5 scripts/benchmark.sh
@@ -264,23 +265,58 @@ check() { if within "$@"; then echo "met"; else echo "**missed**"; fi; }
 # Instructions per input line (callgrind, when valgrind is installed): `check --jobs 1` on the first 10 MiB of the
 # large log and of the device log, less the start-up of a one-line input. valgrind cannot read the release binary's
 # debug information, so a stripped copy runs.
-declare -A per_line
+# Stage by stage as well: the header, the message and the sessions are the inclusive counts of the functions that do
+# them (`HandHeader.parse`, `MessageParser.read`, `InputSessions.take`, found by their symbols' prefixes; a stage
+# whose function is not found, inlined or renamed, shows `?`), and the rest of reading is what is left.
+declare -A per_line stage
+STAGE_SYMBOLS=(
+    "header=\$s10LCTraceKit10HandHeaderO5parse_4from4tail"
+    "message=\$s10LCTraceKit13MessageParserC4read_7message"
+    "sessions=\$s10LCTraceKit13InputSessionsC4takeySbAA5EventVnF"
+)
 if command -v valgrind >/dev/null 2>&1; then
     stripped="$DATA/lctrace.stripped"
     strip --strip-debug -o "$stripped" "$LCTRACE" 2>/dev/null || cp "$LCTRACE" "$stripped"
-    instructions() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$stripped" check --no-config --jobs 1 --fail-on never \
+    instructions() { valgrind --tool=callgrind --callgrind-out-file="$2" "$stripped" check --no-config --jobs 1 --fail-on never \
         --quiet "$1" 2>&1 >/dev/null | awk '/Collected/ { print $NF }'; }
+    # The inclusive count of the function whose symbol starts with $2 in the callgrind file $1 (not its recursive calls).
+    # (awk reads to the end: a reader that stopped early would fail the pipe.)
+    inclusive() {
+        callgrind_annotate --inclusive=yes --threshold=100 "$1" 2>/dev/null | awk -v prefix="$2" '
+            BEGIN { quote = sprintf("%c", 39) }
+            found == "" {
+                for (i = 2; i <= NF; i++) {
+                    split($i, parts, ":")
+                    if (index(parts[2], prefix) == 1 && index(parts[2], quote) == 0) { found = $1; gsub(",", "", found); break }
+                }
+            }
+            END { print found }'
+    }
     for input in "$LARGE" device; do
         source_log="$DATA/$input.log"
         [ "$input" = device ] && source_log="$device_log"
         head -c 10485760 "$source_log" | awk '{ print }' > "$DATA/head.tmp"
         head -1 "$DATA/head.tmp" > "$DATA/one.tmp"
-        total=$(instructions "$DATA/head.tmp")
-        start_up=$(instructions "$DATA/one.tmp")
+        total=$(instructions "$DATA/head.tmp" "$DATA/head.callgrind")
+        start_up=$(instructions "$DATA/one.tmp" /dev/null)
         lines=$(wc -l < "$DATA/head.tmp")
         per_line[$input]=$(awk -v t="$total" -v s="$start_up" -v n="$lines" 'BEGIN { printf "%d", (t - s) / (n - 1) }')
+        rest=${per_line[$input]}
+        for entry in "${STAGE_SYMBOLS[@]}"; do
+            name=${entry%%=*}
+            count=""
+            command -v callgrind_annotate >/dev/null 2>&1 && count=$(inclusive "$DATA/head.callgrind" "${entry#*=}")
+            if [ -n "$count" ] && [ "$rest" != "?" ]; then
+                stage[$input/$name]=$(awk -v c="$count" -v n="$lines" 'BEGIN { printf "%d", c / (n - 1) }')
+                rest=$((rest - stage[$input/$name]))
+            else
+                stage[$input/$name]="?"
+                rest="?"
+            fi
+        done
+        stage[$input/rest]=$rest
     done
-    rm -f "$stripped" "$DATA/head.tmp" "$DATA/one.tmp"
+    rm -f "$stripped" "$DATA/head.tmp" "$DATA/one.tmp" "$DATA/head.callgrind"
 fi
 
 echo
@@ -335,6 +371,16 @@ for key in $(printf '%s\n' "${!endless[@]}" | sort); do
     within "$endless_rss" 0 64 && within "$seconds" 0 30 || endless_met=1
 done
 [ "$endless_met" = 0 ] || status=1
+if [ -n "${per_line[$LARGE]:-}" ]; then
+    echo
+    echo "| instructions per line, check --jobs 1, first 10 MiB (callgrind) | $LARGE log | device log |"
+    echo "|---|---:|---:|"
+    echo "| the header: time, process, pid, thread (HandHeader.parse) | ${stage[$LARGE/header]} | ${stage[device/header]} |"
+    echo "| the message: one lookup for a message met before (MessageParser.read) | ${stage[$LARGE/message]} | ${stage[device/message]} |"
+    echo "| the rest of reading: lines, dispatch, the event made of the message | ${stage[$LARGE/rest]} | ${stage[device/rest]} |"
+    echo "| sessions: identity, lifecycle rules, transitions, leaks (InputSessions.take) | ${stage[$LARGE/sessions]} | ${stage[device/sessions]} |"
+    echo "| total | ${per_line[$LARGE]} | ${per_line[device]} |"
+fi
 within "$false_findings" 0 0 && within "$check_ratio" 0 1.0 && within "$ndjson_ratio" 0 1.5 && within "$device_ratio" 0 1.0 \
     && within "$scaling" "$scaling_target" 1000 && within "$highest_rss" 0 64 && within "$linear" 9 11 || status=1
 exit $status
