@@ -330,12 +330,7 @@ public final class LineHeaderParser {
     /// The stamp of the tail of the last header this parser read (`HeaderTail.stamp`): lines with one nonzero stamp have
     /// the same process, pid and tid. 0 when not known: the format is read by PCRE2 alone, or the hand-written matcher
     /// did not compare the tail (it rests).
-    var tailStamp: UInt64 {
-        @inline(__always) get {
-            guard case .fastPath(let matcher)? = matcher else { return 0 }
-            return matcher.tailStamp
-        }
-    }
+    var tailStamp: UInt64 { handMatcher?.tailStamp ?? 0 }
 
     /// The hand-written matcher that decides every line of this format, when the run reads with one: a caller that
     /// reads many lines in a row with this parser may ask it directly, for the same answers as `parse`, which must

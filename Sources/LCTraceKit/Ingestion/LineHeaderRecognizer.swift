@@ -122,7 +122,7 @@ public final class LineHeaderRecognizer {
         if let hint {
             let header = if let hintMatcher { hintMatcher.parse(line, from: from) } else { try parsers[hint].parse(line, from: from) }
             if let header {
-                // Only a hand-written matcher knows a tail stamp (`LineHeaderParser.tailStamp`).
+                // Only a hand-written matcher knows a tail stamp, as in `LineHeaderParser.tailStamp`.
                 let stamp = Self.stamp(hintMatcher?.tailStamp ?? 0, parser: hint)
                 if hint != classicIndex || isVettedClassic(header, in: line, stamp: stamp) {
                     lastParser = hint

@@ -195,11 +195,8 @@ final class HandHeaderMatcher: LineMatcher {
 }
 
 extension FastPathMatcher where Fast == HandHeaderMatcher {
-    /// The stamp of the last header's tail: the hand-written header matchers decide every line (they never answer
-    /// `undecided`), so the last header was theirs.
-    var tailStamp: UInt64 { @inline(__always) get { fast.tailStamp } }
-
-    /// The hand-written matcher: as it decides every line, asking it is asking this matcher.
+    /// The hand-written matcher: as it decides every line (it never answers `undecided`), asking it is asking this
+    /// matcher, and the last header read was its (`HandHeaderMatcher.tailStamp`).
     var handMatcher: HandHeaderMatcher { fast }
 }
 
