@@ -166,12 +166,13 @@ enum HandHeader: Sendable {
     func parse(_ line: UnsafeRawBufferPointer, from start: Int, tail: inout HeaderTail,
                byteClasses: UnsafePointer<UInt8> = HandParsers.byteClasses) -> LineHeader? {
         // \d{4}-\d\d-\d\d then ' ' (modern: [ T]) then \d\d:\d\d:\d\d, at fixed places.
-        guard line.count - start >= 19, let base = line.baseAddress else { return nil }
-        let separator = base.load(fromByteOffset: start + 10, as: UInt8.self)
+        // Offsets within a line are added and subtracted without overflow checks: see `LineOffsets`.
+        guard line.count &- start >= 19, let base = line.baseAddress else { return nil }
+        let separator = base.load(fromByteOffset: start &+ 10, as: UInt8.self)
         guard HandHeader.isDateAndTime(at: base + start), separator == 0x20 || (self == .nslogModern && separator == 0x54)
         else { return nil }
         var s = ByteScanner(line)
-        s.index = start + 19
+        s.index = start &+ 19
         switch self {
         case .nslogClassic:
             // (?:\.\d{1,3})? then ' '
@@ -191,7 +192,7 @@ enum HandHeader: Sendable {
                 guard s.digits(exactly: 2) != nil else { return nil }
             }
         }
-        let time = start..<s.index
+        let time = LineOffsets.range(start, s.index)
         let l = ClassScanner(line, byteClasses: byteClasses)
         let limit = line.count
         let triesTail = tail.takesPart()
@@ -295,13 +296,13 @@ struct RememberedBytes {
                         == bytes.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
             }
             var offset = 0
-            while offset + 8 < count {
+            while offset &+ 8 < count {
                 guard remembered.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
                         == bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
-                offset += 8
+                offset &+= 8
             }
-            return remembered.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
-                == bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            return remembered.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+                == bytes.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
         }
     }
 
@@ -366,12 +367,12 @@ struct HeaderTail {
     func match(_ line: UnsafeRawBufferPointer, at start: Int) -> (process: Range<Int>, pid: Range<Int>, tid: Range<Int>, message: Range<Int>)? {
         let limit = line.count
         let count = bytes.count
-        guard count > 0, limit - start >= count, let base = line.baseAddress, bytes.equals(base + start, count: count)
+        guard count > 0, limit &- start >= count, let base = line.baseAddress, bytes.equals(base + start, count: count)
         else { return nil }
-        let end = start + count
+        let end = start &+ count
         if !tookSpace, end < limit, line[end] == 0x20 { return nil }
-        return (process.lowerBound + start..<process.upperBound + start, pid.lowerBound + start..<pid.upperBound + start,
-                tid.lowerBound + start..<tid.upperBound + start, end..<limit)
+        return (LineOffsets.shift(process, by: start), LineOffsets.shift(pid, by: start), LineOffsets.shift(tid, by: start),
+                LineOffsets.range(end, limit))
     }
 
     /// Remembers `line[start..<end]` and the fields read from it: a line whose tail was not the remembered one.

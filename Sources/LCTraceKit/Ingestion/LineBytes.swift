@@ -7,9 +7,9 @@ enum LineBytes {
     static func trimmed(_ line: UnsafeRawBufferPointer, _ range: Range<Int>) -> Range<Int> {
         var lower = range.lowerBound
         var upper = range.upperBound
-        while lower < upper, isSpace(line[lower]) { lower += 1 }
-        while upper > lower, isSpace(line[upper - 1]) { upper -= 1 }
-        return lower..<upper
+        while lower < upper, isSpace(line[lower]) { lower &+= 1 }
+        while upper > lower, isSpace(line[upper &- 1]) { upper &-= 1 }
+        return LineOffsets.range(lower, upper)
     }
 
     /// The first index at or after `start` that is not a space or a tab.
@@ -100,4 +100,24 @@ enum LineBreakSearch: Equatable {
     case breakEnding(Int)
     /// A `\r` at this index, the last byte held: a line break of its own unless a `\n` follows.
     case undecided(Int)
+}
+
+/// Offsets within one line, for the hand-written readers every line goes through. A line is held in memory, so its
+/// offsets and their sums and differences are far from `Int.max`: they are added without the overflow check (`&+`,
+/// `&-`), and a range whose bounds were found in order is made without checking them again (debug builds still
+/// check). A mistake in a reader, which a check would trap, is what the tests holding the hand-written readers to the
+/// patterns on generated and mutated lines look for.
+enum LineOffsets {
+    /// `lower..<upper`, for bounds the caller found in order (`lower <= upper`, checked in debug builds).
+    @inline(__always)
+    static func range(_ lower: Int, _ upper: Int) -> Range<Int> {
+        assert(lower <= upper, "a line range found out of order")
+        return Range(uncheckedBounds: (lower, upper))
+    }
+
+    /// `range` moved `offset` bytes on: a range remembered from one line's part, placed in another line.
+    @inline(__always)
+    static func shift(_ range: Range<Int>, by offset: Int) -> Range<Int> {
+        Range(uncheckedBounds: (range.lowerBound &+ offset, range.upperBound &+ offset))
+    }
 }
