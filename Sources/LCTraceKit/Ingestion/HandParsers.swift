@@ -82,7 +82,7 @@ struct ClassScanner {
             if others != 0 { return i &+ others.trailingZeroBitCount &>> 3 }
             i &+= 8
         }
-        while i < limit, table[Int(base[i])] & classes.rawValue != 0 { i += 1 }
+        while i < limit, table[Int(base[i])] & classes.rawValue != 0 { i &+= 1 }
         return i
     }
 
@@ -97,7 +97,7 @@ struct ClassScanner {
             if found != 0 { return i &+ found.trailingZeroBitCount &>> 3 }
             i &+= 8
         }
-        while i < limit, base[i] != first, base[i] != second { i += 1 }
+        while i < limit, base[i] != first, base[i] != second { i &+= 1 }
         return i
     }
 
@@ -208,44 +208,45 @@ enum HandHeader: Sendable {
         if self == .logCompact {
             // (?:Df|Db|Fa|I|E|F|A) + : a two-letter code must have its space after it, or the one letter is tried.
             let i = s.index
-            guard limit - i >= 2 else { return nil }
-            let twoLetters = limit - i >= 3 && l[i + 2] == 0x20
-                && (l[i] == 0x44 && (l[i + 1] == 0x66 || l[i + 1] == 0x62) || l[i] == 0x46 && l[i + 1] == 0x61)
+            guard limit &- i >= 2 else { return nil }
+            let twoLetters = limit &- i >= 3 && l[i &+ 2] == 0x20
+                && (l[i] == 0x44 && (l[i &+ 1] == 0x66 || l[i &+ 1] == 0x62) || l[i] == 0x46 && l[i &+ 1] == 0x61)
             if twoLetters {
-                processStart = i + 2
+                processStart = i &+ 2
             } else {
-                guard l[i] == 0x49 || l[i] == 0x45 || l[i] == 0x46 || l[i] == 0x41, l[i + 1] == 0x20 else { return nil }
-                processStart = i + 1
+                guard l[i] == 0x49 || l[i] == 0x45 || l[i] == 0x46 || l[i] == 0x41, l[i &+ 1] == 0x20 else { return nil }
+                processStart = i &+ 1
             }
             // ` +` takes every space; when a '[' follows them at once, it gives the last one back to the process.
             let spacesStart = processStart
             var spacesEnd = spacesStart
-            while spacesEnd < limit, l[spacesEnd] == 0x20 { spacesEnd += 1 }
+            while spacesEnd < limit, l[spacesEnd] == 0x20 { spacesEnd &+= 1 }
             if spacesEnd < limit, l[spacesEnd] == 0x5B {
-                guard spacesEnd - spacesStart >= 2 else { return nil }
-                processStart = spacesEnd - 1
+                guard spacesEnd &- spacesStart >= 2 else { return nil }
+                processStart = spacesEnd &- 1
             } else {
                 processStart = spacesEnd
             }
         }
         // (?<process>[^\[\]\n]+?)\[ : the process cannot hold '[', so it ends at the first one.
-        let process = processStart..<l.skip(.processName, from: processStart, to: limit)
+        // (`skip` returns its start or an index past it: each range below is in order.)
+        let process = LineOffsets.range(processStart, l.skip(.processName, from: processStart, to: limit))
         var i = process.upperBound
         guard !process.isEmpty, i < limit, l[i] == 0x5B else { return nil }
         // (?<pid>\d+):(?<tid>[0-9A-Fa-fx]+)\] ?
-        let pid = (i + 1)..<l.skip(.digit, from: i + 1, to: limit)
+        let pid = LineOffsets.range(i &+ 1, l.skip(.digit, from: i &+ 1, to: limit))
         i = pid.upperBound
         guard !pid.isEmpty, i < limit, l[i] == 0x3A else { return nil }
-        let tid = (i + 1)..<l.skip(.hexOrX, from: i + 1, to: limit)
+        let tid = LineOffsets.range(i &+ 1, l.skip(.hexOrX, from: i &+ 1, to: limit))
         i = tid.upperBound
         guard !tid.isEmpty, i < limit, l[i] == 0x5D else { return nil }
-        i += 1
+        i &+= 1
         let tookSpace = i < limit && l[i] == 0x20
-        if tookSpace { i += 1 }
+        if tookSpace { i &+= 1 }
         // Compact: \] then ' ', not optional.
         if self == .logCompact, !tookSpace { return nil }
         if triesTail { tail.remember(line, from: tailStart, to: i, process: process, pid: pid, tid: tid, tookSpace: tookSpace) }
-        let message = self == .logCompact ? HandHeader.compactMessage(l, from: i, to: limit) : i..<limit
+        let message = self == .logCompact ? HandHeader.compactMessage(l, from: i, to: limit) : LineOffsets.range(i, limit)
         return LineHeader(time: time, process: process, pid: pid, tid: tid, message: message)
     }
 
@@ -256,16 +257,16 @@ enum HandHeader: Sendable {
         var i = start
         if i < limit, l[i] == 0x28 { i = pastGroup(l, from: i, closedBy: 0x29, to: limit) }
         if i < limit, l[i] == 0x5B { i = pastGroup(l, from: i, closedBy: 0x5D, to: limit) }
-        return i..<limit
+        return LineOffsets.range(i, limit)
     }
 
     /// Past the group opening at `start` (`\(` or `\[`) and its space when it closes with `close` and a space follows;
     /// `start` when it does not.
     @inline(__always)
     private static func pastGroup(_ l: ClassScanner, from start: Int, closedBy close: UInt8, to limit: Int) -> Int {
-        let k = l.firstIndex(of: close, or: 0x0A, from: start + 1, to: limit)
-        guard k + 1 < limit, l[k] == close, l[k + 1] == 0x20 else { return start }
-        return k + 2
+        let k = l.firstIndex(of: close, or: 0x0A, from: start &+ 1, to: limit)
+        guard k &+ 1 < limit, l[k] == close, l[k &+ 1] == 0x20 else { return start }
+        return k &+ 2
     }
 }
 
@@ -345,7 +346,7 @@ struct HeaderTail {
     @inline(__always)
     mutating func takesPart() -> Bool {
         guard resting == 0 else {
-            resting -= 1
+            resting &-= 1
             stamp = 0
             return false
         }

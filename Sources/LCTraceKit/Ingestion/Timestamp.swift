@@ -212,15 +212,18 @@ struct ByteScanner {
         return bytes[index..<index + count]
     }
 
+    /// The number in the next `count` digits (at most 18, so that it cannot overflow), moving past them; nil when
+    /// they are not all digits. Offsets within the text are added without overflow checks (`LineOffsets`).
     @inline(__always) mutating func digits(exactly count: Int) -> Int? {
-        guard index + count <= self.count else { return nil }
+        assert(count <= 18, "more digits than an Int holds")
+        guard index &+ count <= self.count else { return nil }
         var value = 0
         for offset in 0..<count {
-            let digit = base[index + offset]
+            let digit = base[index &+ offset]
             guard digit >= 0x30, digit <= 0x39 else { return nil }
-            value = value * 10 + Int(digit - 0x30)
+            value = value &* 10 &+ Int(digit &- 0x30)
         }
-        index += count
+        index &+= count
         return value
     }
 
