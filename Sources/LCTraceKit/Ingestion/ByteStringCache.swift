@@ -125,7 +125,7 @@ final class ByteStringCache<Value> {
             let slot = slots[index]
             if slot.length < 0 { return (index, false) }
             if slot.hash == hash, Int(slot.length) == bytes.count, matches(slot, bytes) { return (index, true) }
-            index = (index + 1) & mask
+            index = (index &+ 1) & mask
         }
     }
 
@@ -147,13 +147,14 @@ enum ByteHash {
         var hash = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
         if count > 16 {
             var offset = 0
-            while offset + 16 < count {
-                hash = mix(word(bytes, at: offset) ^ 0xA076_1D64_78BD_642F, word(bytes, at: offset + 8) ^ hash)
-                offset += 16
+            // Offsets within the bytes, added without overflow checks (`LineOffsets`).
+            while offset &+ 16 < count {
+                hash = mix(word(bytes, at: offset) ^ 0xA076_1D64_78BD_642F, word(bytes, at: offset &+ 8) ^ hash)
+                offset &+= 16
             }
-            hash = mix(word(bytes, at: count - 16) ^ 0xE703_7ED1_A0B4_28DB, word(bytes, at: count - 8) ^ hash)
+            hash = mix(word(bytes, at: count &- 16) ^ 0xE703_7ED1_A0B4_28DB, word(bytes, at: count &- 8) ^ hash)
         } else if count >= 8 {
-            hash = mix(word(bytes, at: 0) ^ 0xA076_1D64_78BD_642F, word(bytes, at: count - 8) ^ hash)
+            hash = mix(word(bytes, at: 0) ^ 0xA076_1D64_78BD_642F, word(bytes, at: count &- 8) ^ hash)
         } else {
             var word: UInt64 = 0
             for byte in bytes { word = word << 8 | UInt64(byte) }

@@ -118,15 +118,16 @@ public final class LineReader {
         var eof = readsMemory
 
         while true {
+            // Offsets within the buffer, added without overflow checks (`LineOffsets`).
             var newline = end
-            if let found = RawBytes.firstOffset(of: 0x0A, in: buffer + scanFrom, count: end - scanFrom) {
-                newline = scanFrom + found
+            if let found = RawBytes.firstOffset(of: 0x0A, in: buffer + scanFrom, count: end &- scanFrom) {
+                newline = scanFrom &+ found
             }
             let lineEnd: Int, next: Int
             if newline < carriageReturn {
                 // A line ended by `\n` alone: the common case.
                 lineEnd = newline
-                next = newline + 1
+                next = newline &+ 1
                 scanFrom = next
             } else if carriageReturn < end, carriageReturn + 1 < end || eof {
                 // A line ended by `\r`: with the `\n` after it as one break (the `\n` found, if any, is that one
@@ -175,8 +176,8 @@ public final class LineReader {
             }
             // The same cut as when the line's end is not read yet: it must not depend on where a read ended.
             if !discarding {
-                let truncated = lineEnd - start > maxLineBytes
-                try emit(from: start, to: truncated ? start + maxLineBytes : lineEnd, truncated: truncated, body)
+                let truncated = lineEnd &- start > maxLineBytes
+                try emit(from: start, to: truncated ? start &+ maxLineBytes : lineEnd, truncated: truncated, body)
             }
             discarding = false
             start = next
@@ -193,8 +194,8 @@ public final class LineReader {
     @inline(__always)
     private func emit(from: Int, to: Int, truncated: Bool,
                       _ body: (UnsafeRawBufferPointer, Bool) throws -> Void) throws {
-        lineOffset = bufferOffset + from
-        try body(UnsafeRawBufferPointer(start: buffer + from, count: to - from), truncated)
+        lineOffset = bufferOffset &+ from
+        try body(UnsafeRawBufferPointer(start: buffer + from, count: to &- from), truncated)
     }
 
     /// Reads the next bytes of text: the input's bytes, or what they inflate to when the input is gzip data (which the

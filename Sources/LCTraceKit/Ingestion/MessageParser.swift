@@ -156,7 +156,7 @@ public final class MessageParser {
         switch knownMessages.value(for: text, hash: hash) {
         case .lifecycle(let known)?:
             return .message(CallbackMessage(callback: known.callback, className: known.className, spelling: known.spelling),
-                            end: range.lowerBound + Int(known.end))
+                            end: range.lowerBound &+ Int(known.end))
         case .other(let reason)?:
             return .other(reason)
         case nil:
