@@ -47,7 +47,8 @@ final class ByteBuffer: @unchecked Sendable {
     @inline(__always)
     func write(atMost limit: Int, _ body: (UnsafeMutableRawPointer) -> Int) {
         if count + limit > capacity { grow(to: count + limit) }
-        count += body(UnsafeMutableRawPointer(start + count))
+        // At most `limit`, which was just checked: no overflow.
+        count &+= body(UnsafeMutableRawPointer(start + count))
     }
 
     func append(_ text: String) {
@@ -69,8 +70,8 @@ final class ByteBuffer: @unchecked Sendable {
     static func writeDecimal(_ value: UInt64, at target: UnsafeMutableRawPointer) -> Int {
         var length = 1
         var rest = value
-        while rest >= 100 { rest /= 100; length += 2 }
-        if rest >= 10 { length += 1 }
+        while rest >= 100 { rest /= 100; length &+= 2 }
+        if rest >= 10 { length &+= 1 }
         let pairs = ByteBuffer.digitPairs.utf8Start
         var digit = target.assumingMemoryBound(to: UInt8.self) + length
         rest = value

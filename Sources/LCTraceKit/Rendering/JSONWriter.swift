@@ -365,29 +365,30 @@ struct JSONWriter {
             room.storeBytes(of: UInt8(ascii: "\""), toByteOffset: 1, as: UInt8.self)
             return 2
         }
+        // Offsets within the text and the room, added without overflow checks.
         if count >= 8 {
             var escapes: UInt64 = 0
             var offset = 0
-            while offset + 8 < count {
+            while offset &+ 8 < count {
                 let word = source.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
                 escapes |= escapeBits(UInt64(littleEndian: word))
-                room.storeBytes(of: word, toByteOffset: 1 + offset, as: UInt64.self)
-                offset += 8
+                room.storeBytes(of: word, toByteOffset: 1 &+ offset, as: UInt64.self)
+                offset &+= 8
             }
             // The last eight bytes, overlapping the words already copied.
-            let last = source.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            let last = source.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
             escapes |= escapeBits(UInt64(littleEndian: last))
-            room.storeBytes(of: last, toByteOffset: 1 + count - 8, as: UInt64.self)
+            room.storeBytes(of: last, toByteOffset: 1 &+ (count &- 8), as: UInt64.self)
             guard escapes == 0 else { return nil }
         } else {
             for offset in 0..<count {
                 let byte = source.load(fromByteOffset: offset, as: UInt8.self)
                 guard !needsEscaping(byte) else { return nil }
-                room.storeBytes(of: byte, toByteOffset: 1 + offset, as: UInt8.self)
+                room.storeBytes(of: byte, toByteOffset: 1 &+ offset, as: UInt8.self)
             }
         }
-        room.storeBytes(of: UInt8(ascii: "\""), toByteOffset: 1 + count, as: UInt8.self)
-        return count + 2
+        room.storeBytes(of: UInt8(ascii: "\""), toByteOffset: 1 &+ count, as: UInt8.self)
+        return count &+ 2
     }
 
     /// Milliseconds and other measures: at most three decimals, no trailing zeros, integers without a point.

@@ -47,13 +47,14 @@ public struct RenderedItem: Sendable {
         let after = UnsafeRawBufferPointer(rebasing: bytes[self.after])
         let prefix = self.prefix
         output.write(atMost: prefix.utf8CodeUnitCount + before.count + JSONWriter.integerRoom + after.count) { room in
+            // Offsets within the room reserved, added without overflow checks.
             RawBytes.copy(prefix.utf8CodeUnitCount, from: prefix.utf8Start, to: room)
             var at = prefix.utf8CodeUnitCount
             if let source = before.baseAddress { RawBytes.copy(before.count, from: source, to: room + at) }
-            at += before.count
-            at += JSONWriter.writeInteger(Int64(number), at: room + at)
+            at &+= before.count
+            at &+= JSONWriter.writeInteger(Int64(number), at: room + at)
             if let source = after.baseAddress { RawBytes.copy(after.count, from: source, to: room + at) }
-            return at + after.count
+            return at &+ after.count
         }
     }
 }

@@ -283,6 +283,7 @@ public struct LiveItemLines: Sendable {
 /// to write the line instead.
 struct PlainTail {
     private let start: UnsafeMutableRawPointer
+    /// Where the next byte goes: within the room reserved, so it is moved on without overflow checks.
     private var at = 0
 
     /// Runs `body` on at most `room` bytes reserved at the end of `text`; keeps what it wrote when it returns true.
@@ -304,7 +305,7 @@ struct PlainTail {
     @inline(__always)
     mutating func literal(_ text: StaticString) {
         RawBytes.copy(text.utf8CodeUnitCount, from: text.utf8Start, to: start + at)
-        at += text.utf8CodeUnitCount
+        at &+= text.utf8CodeUnitCount
     }
 
     /// Bytes written as they are (JSON already).
@@ -312,13 +313,13 @@ struct PlainTail {
     mutating func raw(_ bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress else { return }
         RawBytes.copy(bytes.count, from: source, to: start + at)
-        at += bytes.count
+        at &+= bytes.count
     }
 
     @inline(__always)
     mutating func quoted(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let written = JSONWriter.writeQuotedIfPlain(bytes, at: start + at) else { return false }
-        at += written
+        at &+= written
         return true
     }
 
@@ -338,7 +339,7 @@ struct PlainTail {
 
     @inline(__always)
     mutating func integer(_ value: Int64) {
-        at += JSONWriter.writeInteger(value, at: start + at)
+        at &+= JSONWriter.writeInteger(value, at: start + at)
     }
 
     /// `null` for nil.
@@ -349,6 +350,6 @@ struct PlainTail {
 
     @inline(__always)
     mutating func null() {
-        at += JSONWriter.writeNull(at: start + at)
+        at &+= JSONWriter.writeNull(at: start + at)
     }
 }
