@@ -166,7 +166,7 @@ enum HandHeader: Sendable {
     func parse(_ line: UnsafeRawBufferPointer, from start: Int, tail: inout HeaderTail,
                byteClasses: UnsafePointer<UInt8> = HandParsers.byteClasses) -> LineHeader? {
         // \d{4}-\d\d-\d\d then ' ' (modern: [ T]) then \d\d:\d\d:\d\d, at fixed places.
-        // Offsets within a line are added and subtracted without overflow checks: see `LineOffsets`.
+        // Offsets on the paths most lines take are added and subtracted without overflow checks: see `LineOffsets`.
         guard line.count &- start >= 19, let base = line.baseAddress else { return nil }
         let separator = base.load(fromByteOffset: start &+ 10, as: UInt8.self)
         guard HandHeader.isDateAndTime(at: base + start), separator == 0x20 || (self == .nslogModern && separator == 0x54)
@@ -246,6 +246,7 @@ enum HandHeader: Sendable {
         // Compact: \] then ' ', not optional.
         if self == .logCompact, !tookSpace { return nil }
         if triesTail { tail.remember(line, from: tailStart, to: i, process: process, pid: pid, tid: tid, tookSpace: tookSpace) }
+        // `i` is at most `limit`: each step past `tid` was taken only below it.
         let message = self == .logCompact ? HandHeader.compactMessage(l, from: i, to: limit) : LineOffsets.range(i, limit)
         return LineHeader(time: time, process: process, pid: pid, tid: tid, message: message)
     }
@@ -346,7 +347,7 @@ struct HeaderTail {
     @inline(__always)
     mutating func takesPart() -> Bool {
         guard resting == 0 else {
-            resting &-= 1
+            resting -= 1
             stamp = 0
             return false
         }

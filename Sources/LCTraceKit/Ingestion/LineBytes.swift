@@ -104,9 +104,10 @@ enum LineBreakSearch: Equatable {
 
 /// Offsets within one line, for the hand-written readers every line goes through. A line is held in memory, so its
 /// offsets and their sums and differences are far from `Int.max`: they are added without the overflow check (`&+`,
-/// `&-`), and a range whose bounds were found in order is made without checking them again (debug builds still
-/// check). A mistake in a reader, which a check would trap, is what the tests holding the hand-written readers to the
-/// patterns on generated and mutated lines look for.
+/// `&-`), and a range whose bounds were found in order is made without checking them again (debug builds, which the
+/// tests run, still assert that they are in order). The tests that hold the hand-written header and message readers
+/// to their PCRE2 patterns, on generated logs and seeded mutations and truncations of their lines, are what would
+/// show a reader that got an offset wrong.
 enum LineOffsets {
     /// `lower..<upper`, for bounds the caller found in order (`lower <= upper`, checked in debug builds).
     @inline(__always)
@@ -115,9 +116,11 @@ enum LineOffsets {
         return Range(uncheckedBounds: (lower, upper))
     }
 
-    /// `range` moved `offset` bytes on: a range remembered from one line's part, placed in another line.
+    /// `range` moved `offset` bytes on: a range remembered from one line's part, placed in another line whose bytes
+    /// there the caller found to be the same (so the range moved lies within that line, in order).
     @inline(__always)
     static func shift(_ range: Range<Int>, by offset: Int) -> Range<Int> {
-        Range(uncheckedBounds: (range.lowerBound &+ offset, range.upperBound &+ offset))
+        assert(range.lowerBound >= 0 && range.lowerBound <= range.upperBound, "a remembered range out of order")
+        return Range(uncheckedBounds: (range.lowerBound &+ offset, range.upperBound &+ offset))
     }
 }

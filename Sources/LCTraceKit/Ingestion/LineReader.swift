@@ -118,7 +118,8 @@ public final class LineReader {
         var eof = readsMemory
 
         while true {
-            // Offsets within the buffer, added without overflow checks (`LineOffsets`).
+            // On the common path (a line ended by `\n` alone) offsets within the buffer are added without overflow
+            // checks (`LineOffsets`); the rarer paths keep them.
             var newline = end
             if let found = RawBytes.firstOffset(of: 0x0A, in: buffer + scanFrom, count: end &- scanFrom) {
                 newline = scanFrom &+ found
@@ -194,6 +195,7 @@ public final class LineReader {
     @inline(__always)
     private func emit(from: Int, to: Int, truncated: Bool,
                       _ body: (UnsafeRawBufferPointer, Bool) throws -> Void) throws {
+        // The line's offset in the input: no more than the bytes read so far, which `bufferOffset` counts checked.
         lineOffset = bufferOffset &+ from
         try body(UnsafeRawBufferPointer(start: buffer + from, count: to &- from), truncated)
     }

@@ -156,6 +156,7 @@ public final class MessageParser {
         switch knownMessages.value(for: text, hash: hash) {
         case .lifecycle(let known)?:
             return .message(CallbackMessage(callback: known.callback, className: known.className, spelling: known.spelling),
+                            // `known.end` is within the remembered bytes, the same as these: no overflow.
                             end: range.lowerBound &+ Int(known.end))
         case .other(let reason)?:
             return .other(reason)

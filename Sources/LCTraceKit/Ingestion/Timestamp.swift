@@ -213,7 +213,8 @@ struct ByteScanner {
     }
 
     /// The number in the next `count` digits (at most 18, so that it cannot overflow), moving past them; nil when
-    /// they are not all digits. Offsets within the text are added without overflow checks (`LineOffsets`).
+    /// fewer than `count` bytes are left or they are not all digits. Offsets within the text are added without
+    /// overflow checks (`LineOffsets`).
     @inline(__always) mutating func digits(exactly count: Int) -> Int? {
         assert(count <= 18, "more digits than an Int holds")
         guard index &+ count <= self.count else { return nil }

@@ -47,7 +47,7 @@ final class ByteBuffer: @unchecked Sendable {
     @inline(__always)
     func write(atMost limit: Int, _ body: (UnsafeMutableRawPointer) -> Int) {
         if count + limit > capacity { grow(to: count + limit) }
-        // At most `limit`, which was just checked: no overflow.
+        // `body` writes at most `limit` bytes, and `count + limit` was just added with the check: no overflow.
         count &+= body(UnsafeMutableRawPointer(start + count))
     }
 
