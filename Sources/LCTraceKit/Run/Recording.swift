@@ -84,13 +84,20 @@ final class Recording: RunOutput, @unchecked Sendable {
     func finding(_ finding: Finding) { record(.finding(finding)) }
     func event(_ event: LiveEvent, subject: String, session: Int, input: String) {
         guard let lines = ahead.items else { record(.event(event.record, subject: subject, session: session, input: input)); return }
-        if let item = lines.event(event, subject: subject, input: input, into: renderedText) {
-            append(item, session: session)
-        }
+        let item = withRenderedText { lines.event(event, subject: subject, input: input, into: $0) }
+        if let item { append(item, session: session) }
     }
     func transition(_ transition: TransitionReport, session: Int, input: String) {
         guard let lines = ahead.items else { record(.transition(transition, session: session, input: input)); return }
-        append(lines.transition(transition, input: input, into: renderedText), session: session)
+        append(withRenderedText { lines.transition(transition, input: input, into: $0) }, session: session)
+    }
+
+    /// Lends `body` the text items are rendered into without a retain and release of its own (two atomic operations
+    /// for every event of a JSON Lines run): the recording holds the text, and nothing that renders an item can reach
+    /// the recording to let it go.
+    @inline(__always)
+    private func withRenderedText<Result>(_ body: (ByteBuffer) -> Result) -> Result {
+        Unmanaged.passUnretained(renderedText)._withUnsafeGuaranteedRef(body)
     }
 
     /// Appends a rendered event or transition.
