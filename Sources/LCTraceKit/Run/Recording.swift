@@ -93,8 +93,9 @@ final class Recording: RunOutput, @unchecked Sendable {
     }
 
     /// Lends `body` the text items are rendered into without a retain and release of its own (two atomic operations
-    /// for every event of a JSON Lines run): the recording holds the text, and nothing that renders an item can reach
-    /// the recording to let it go.
+    /// for every event and transition a parallel JSON Lines run renders): the recording holds the text, and nothing
+    /// that renders an item can reach the recording to let it go. (`_withUnsafeGuaranteedRef`, as the input's sessions
+    /// lend the current session.)
     @inline(__always)
     private func withRenderedText<Result>(_ body: (ByteBuffer) -> Result) -> Result {
         Unmanaged.passUnretained(renderedText)._withUnsafeGuaranteedRef(body)
