@@ -38,8 +38,9 @@ struct LeakWatch {
     /// Looked for before anything is removed: `removeAll(where:)` costs a partition and the replacement of a range
     /// even when it removes nothing, and nearly always there is nothing to remove.
     mutating func disarm(_ controller: Int) {
-        if armed.contains(where: { $0.controller == controller }) { armed.removeAll { $0.controller == controller } }
-        if undecided.contains(where: { $0.controller == controller }) { undecided.removeAll { $0.controller == controller } }
+        func isWatched(_ entry: Armed) -> Bool { entry.controller == controller }
+        if armed.contains(where: isWatched) { armed.removeAll(where: isWatched) }
+        if undecided.contains(where: isWatched) { undecided.removeAll(where: isWatched) }
     }
 
     /// A transition begins: how many controllers, taken off by one before and of a class `classLogsDealloc` says

@@ -209,9 +209,7 @@ struct NavigationModel {
             for level in cut..<stacks[stack].count where stacks[stack][level].controller != from {
                 removal.silent.append(stacks[stack][level].controller)
             }
-            // The levels from the cut up, one at a time: nearly always one, which `removeSubrange` takes about a
-            // hundred instructions to remove, through the general replacement of a range.
-            while stacks[stack].count > cut { stacks[stack].removeLast() }
+            stacks[stack].truncate(to: cut)
             active = stack
         }
         removal.left = from

@@ -435,11 +435,9 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         swap(&closed, &closedTransitions)
         transitions.takeClosed(into: &closed)
         // Oldest first, each acted on where it is in the list: a copy would retain what it holds, and moving one out
-        // copies its few hundred bytes. Then the list is emptied, keeping its memory: one at a time, as the open
-        // transition's lists are (`removeAll(keepingCapacity:)` took about 180 instructions for the one transition
-        // there usually is).
+        // copies its few hundred bytes. Then the list is emptied, keeping its memory.
         for index in closed.indices { transitionClosed(&closed[index]) }
-        while closed.popLast() != nil {}
+        closed.truncate(to: 0)
         swap(&closed, &closedTransitions)
     }
 
