@@ -169,17 +169,12 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         if clock.stepsBack != stepsBack { emitClockStep(line: event.line, time: event.time) }
         let callback = event.callback
         // Once the main thread is known, a callback logged on it decides nothing: the common case, checked first.
-        if let thread = event.thread, !mainThread.isMain(thread) {
-            let subject = names.className(of: event.message) ?? callback.rawValue
-            let decides = callback == .main || callback == .willFinishLaunching || callback == .didFinishLaunching
-            emit(mainThread.take(.init(thread: thread, line: event.line, callback: callback, subject: subject), decides: decides))
-        }
+        if let thread = event.thread, !mainThread.isMain(thread) { checkThread(thread, of: event) }
         postMortem.note(line: event.line, message: event.message)
         launch.note(callback, micros: eventMicros)
         if LoadLoopWatch.wants(callback, whileRunIsOpen: loadLoops.isRunOpen),
            let loop = loadLoops.take(callback, of: callback.family == .controller ? event.message.className : nil, line: event.line) {
-            let wording = RuleCatalog.loadLoopWording(className: names[loop.className], cycles: loop.cycles, firstLine: loop.firstLine)
-            emit(Deviation(rule: .loadLoop, line: event.line, subject: names[loop.className], wording))
+            emitLoadLoop(loop, line: event.line)
         }
         inSharedPart = false
 
@@ -215,6 +210,23 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
             }
             if holding { settleReadings() }
         }
+    }
+
+    // What `handle` seldom does, in functions of its own (`@inline(never)`): out of the path every event takes.
+
+    /// An event logged off the main thread as the session knows it (or before it knows it).
+    @inline(never)
+    private func checkThread(_ thread: ThreadID, of event: borrowing Event) {
+        let callback = event.callback
+        let subject = names.className(of: event.message) ?? callback.rawValue
+        let decides = callback == .main || callback == .willFinishLaunching || callback == .didFinishLaunching
+        emit(mainThread.take(.init(thread: thread, line: event.line, callback: callback, subject: subject), decides: decides))
+    }
+
+    @inline(never)
+    private func emitLoadLoop(_ loop: LoadLoopWatch.Loop, line: Int) {
+        let wording = RuleCatalog.loadLoopWording(className: names[loop.className], cycles: loop.cycles, firstLine: loop.firstLine)
+        emit(Deviation(rule: .loadLoop, line: line, subject: names[loop.className], wording))
     }
 
     /// Runs `body` in every reading kept, the one in play first.
@@ -314,16 +326,21 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         let appearingAlone = event.callback == .viewWillAppear && decision.choice == .new
             ? instances.appearingInstance(like: event).flatMap { transitions.isOnlyParticipant($0) ? $0 : nil } : nil
         let instance = instances.instance(for: decision.choice, weighed: decision.weighed, event: event, naming: instanceNames)
-        if let appearingAlone {
-            let wording = RuleCatalog.willAppearTwiceWording(controller: instances.describedName(of: appearingAlone))
-            emit(Deviation(rule: .willAppearTwice, line: event.line, subject: instances.name(of: appearingAlone), wording))
-        }
+        if let appearingAlone { emitWillAppearTwice(appearingAlone, line: event.line) }
         take(event, by: instance)
+    }
+
+    @inline(never)
+    private func emitWillAppearTwice(_ controller: Int, line: Int) {
+        let wording = RuleCatalog.willAppearTwiceWording(controller: instances.describedName(of: controller))
+        emit(Deviation(rule: .willAppearTwice, line: line, subject: instances.name(of: controller), wording))
     }
 
     /// Makes a copy of the reading swapped in that takes the callback as `choice`'s, at `extraCost`. Every reading may
     /// make copies while an event is taken; once all took it, the cheapest `IdentityReadings.maxReadings` are kept
-    /// (`settleReadings`), so that a choice is lost for want of room only when it is no likelier than the others.
+    /// (`settleReadings`), so that a choice is lost for want of room only when it is no likelier than the others. Not
+    /// inlined: most logs never need it.
+    @inline(never)
     private func fork(_ event: borrowing Event, taking choice: InstanceChoice, extraCost: Int) {
         guard otherReadings.count + newReadings.count + 1 < IdentityReadings.maxReadingsWhileTaking else { return }
         if !holding {
@@ -348,36 +365,13 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         if measuresLoad, let ms = instances.reports[instance].loadToFirstAppearMs {
             sendDuration(ms, .loadToFirstAppear, name: instances.reports[instance].className)
         }
-        if let className = event.message.className {
-            if callback.family == .controller, names.hasHostingControllers {
-                hostedViews.controller(className, callback: callback, phaseAfter: instances.lifecycles[instance].phase, line: event.line,
-                                       names: names) { instances.describedName(of: instance) }
-            } else if callback == .onAppear, let covering = hostedViews.viewAppeared(className) {
-                let wording = RuleCatalog.viewAppearedWhileCoveredWording(view: instances.describedName(of: instance),
-                                                                          controller: covering.controller, coveredAt: covering.line)
-                emit(Deviation(rule: .viewAppearedWhileCovered, line: event.line, subject: instances.name(of: instance), wording))
-            }
+        if callback.family == .controller ? names.hasHostingControllers : callback == .onAppear {
+            watchHostedViews(event, by: instance)
         }
         if callback.beginsLife, let className = event.message.className {
             knowledge.noteCreation(className, className: instances.reports[instance].className)
         }
-        if var violation {
-            // Known by its class alone, and by creation lines of other launches only, the instance that died is only the
-            // class's last one: another may have been made without a line saying so.
-            if violation.rule == .callbackAfterDealloc, event.message.instance == nil,
-               let className = event.message.className, !instances.logsLoading(className) {
-                violation.rule = .callbackWithoutLiveInstance
-            }
-            // Without times, a second disappearance of a controller already gone is lines missing from the log.
-            if violation.rule == .unbalancedWillCallback, callback == .viewWillDisappear, violation.phase == .hidden,
-               clock.startMicros == nil {
-                violation.rule = .logGap
-            }
-            let name = instances.describedName(of: instance)
-            let wording = RuleCatalog.controllerWording(violation.rule, callback: callback, phase: violation.phase, controller: name,
-                                                        earlier: violation.earlier, notice: names.spelled(event.message))
-            emit(Deviation(rule: violation.rule, line: event.line, subject: instances.name(of: instance), wording))
-        }
+        if let violation { emit(violation, of: event, by: instance) }
         if callback == .dealloc {
             if let className = event.message.className { knowledge.noteDealloc(className, className: instances.reports[instance].className) }
             transitions.deallocated(instance)
@@ -401,6 +395,45 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         if instances.releaseIsDue {
             instances.releaseDead { transitions.references($0) || leaks.watches($0) }
         }
+    }
+
+    /// The SwiftUI checks of a controller's callback, in an app with hosting controllers, or of a view's onAppear. Kept
+    /// out of `take`, which runs for every controller callback, as is `emit(_:of:by:)`: code that seldom runs, there,
+    /// would make its frame larger and keep the compiler from inlining what it calls on every callback.
+    @inline(never)
+    private func watchHostedViews(_ event: borrowing Event, by instance: Int) {
+        guard let className = event.message.className else { return }
+        let callback = event.callback
+        if callback.family == .controller {
+            hostedViews.controller(className, callback: callback, phaseAfter: instances.lifecycles[instance].phase, line: event.line,
+                                   names: names) { instances.describedName(of: instance) }
+        } else if let covering = hostedViews.viewAppeared(className) {
+            let wording = RuleCatalog.viewAppearedWhileCoveredWording(view: instances.describedName(of: instance),
+                                                                      controller: covering.controller, coveredAt: covering.line)
+            emit(Deviation(rule: .viewAppearedWhileCovered, line: event.line, subject: instances.name(of: instance), wording))
+        }
+    }
+
+    /// The finding for a controller callback out of its lifecycle's order.
+    @inline(never)
+    private func emit(_ violation: LifecycleViolation, of event: borrowing Event, by instance: Int) {
+        let callback = event.callback
+        var violation = violation
+        // Known by its class alone, and by creation lines of other launches only, the instance that died is only the
+        // class's last one: another may have been made without a line saying so.
+        if violation.rule == .callbackAfterDealloc, event.message.instance == nil,
+           let className = event.message.className, !instances.logsLoading(className) {
+            violation.rule = .callbackWithoutLiveInstance
+        }
+        // Without times, a second disappearance of a controller already gone is lines missing from the log.
+        if violation.rule == .unbalancedWillCallback, callback == .viewWillDisappear, violation.phase == .hidden,
+           clock.startMicros == nil {
+            violation.rule = .logGap
+        }
+        let name = instances.describedName(of: instance)
+        let wording = RuleCatalog.controllerWording(violation.rule, callback: callback, phase: violation.phase, controller: name,
+                                                    earlier: violation.earlier, notice: names.spelled(event.message))
+        emit(Deviation(rule: violation.rule, line: event.line, subject: instances.name(of: instance), wording))
     }
 
     // MARK: InstanceRoles
