@@ -238,7 +238,7 @@ struct ControllerLifecycle {
     /// Takes the callback: moves the automaton, keeps the view-life facts, and records the instance's appearances in
     /// its report, listing at most `listedAppearances`. Returns the deviation it was, if any. `outcomes` is the
     /// automaton's table (`ControllerAutomaton.Cells.shared`), held by the caller.
-    /// Inlined into `InstanceRegistry.take`, its one caller, which runs for every controller callback.
+    /// Marked to be inlined into `InstanceRegistry.take`, its one caller, which runs for every controller callback.
     @inline(__always)
     mutating func take(_ callback: Callback, line: Int, micros: Int64?, listedAppearances: Int,
                        report: inout ControllerReport, outcomes: borrowing ControllerAutomaton.Cells) -> LifecycleViolation? {

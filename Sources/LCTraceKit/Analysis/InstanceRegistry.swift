@@ -232,8 +232,8 @@ struct InstanceRegistry {
 
     /// Which instance the callback belongs to, and which other one it may as well belong to. Notes which classes log
     /// their loading; makes no instance.
-    /// Inlined into its one caller, which runs for every controller callback: as a call, its decision came back through
-    /// memory and its arguments were spilled around it.
+    /// Marked to be inlined into its one caller, which runs for every controller callback: as a call, its decision
+    /// (larger than the return registers) comes back through memory and its arguments are spilled around it.
     @inline(__always)
     mutating func decide(_ event: borrowing Event, roles: some InstanceRoles) -> RoutingDecision {
         let callback = event.callback

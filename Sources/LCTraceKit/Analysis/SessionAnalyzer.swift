@@ -223,6 +223,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         emit(mainThread.take(.init(thread: thread, line: event.line, callback: callback, subject: subject), decides: decides))
     }
 
+    /// The finding for a view loaded over and over.
     @inline(never)
     private func emitLoadLoop(_ loop: LoadLoopWatch.Loop, line: Int) {
         let wording = RuleCatalog.loadLoopWording(className: names[loop.className], cycles: loop.cycles, firstLine: loop.firstLine)
@@ -330,6 +331,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         take(event, by: instance)
     }
 
+    /// The finding for a second viewWillAppear on `controller` while it still appears alone.
     @inline(never)
     private func emitWillAppearTwice(_ controller: Int, line: Int) {
         let wording = RuleCatalog.willAppearTwiceWording(controller: instances.describedName(of: controller))
@@ -339,7 +341,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     /// Makes a copy of the reading swapped in that takes the callback as `choice`'s, at `extraCost`. Every reading may
     /// make copies while an event is taken; once all took it, the cheapest `IdentityReadings.maxReadings` are kept
     /// (`settleReadings`), so that a choice is lost for want of room only when it is no likelier than the others. Not
-    /// inlined: most logs never need it.
+    /// inlined: it runs only when a callback's instance is in doubt.
     @inline(never)
     private func fork(_ event: borrowing Event, taking choice: InstanceChoice, extraCost: Int) {
         guard otherReadings.count + newReadings.count + 1 < IdentityReadings.maxReadingsWhileTaking else { return }
@@ -365,13 +367,13 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
         if measuresLoad, let ms = instances.reports[instance].loadToFirstAppearMs {
             sendDuration(ms, .loadToFirstAppear, name: instances.reports[instance].className)
         }
-        if callback.family == .controller ? names.hasHostingControllers : callback == .onAppear {
+        if (callback.family == .controller) ? names.hasHostingControllers : (callback == .onAppear) {
             watchHostedViews(event, by: instance)
         }
         if callback.beginsLife, let className = event.message.className {
             knowledge.noteCreation(className, className: instances.reports[instance].className)
         }
-        if let violation { emit(violation, of: event, by: instance) }
+        if let violation { emitViolation(violation, of: event, by: instance) }
         if callback == .dealloc {
             if let className = event.message.className { knowledge.noteDealloc(className, className: instances.reports[instance].className) }
             transitions.deallocated(instance)
@@ -398,8 +400,9 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
     }
 
     /// The SwiftUI checks of a controller's callback, in an app with hosting controllers, or of a view's onAppear. Kept
-    /// out of `take`, which runs for every controller callback, as is `emit(_:of:by:)`: code that seldom runs, there,
-    /// would make its frame larger and keep the compiler from inlining what it calls on every callback.
+    /// out of `take`, which runs for every controller callback, as is `emitViolation`: they run only in apps with
+    /// hosting controllers, on a view's onAppear, or for a callback out of order, and inline they enlarge `take`, which
+    /// can keep the compiler from inlining `InstanceRegistry.take` into it.
     @inline(never)
     private func watchHostedViews(_ event: borrowing Event, by instance: Int) {
         guard let className = event.message.className else { return }
@@ -416,7 +419,7 @@ final class SessionAnalyzer: TransitionContext, InstanceRoles {
 
     /// The finding for a controller callback out of its lifecycle's order.
     @inline(never)
-    private func emit(_ violation: LifecycleViolation, of event: borrowing Event, by instance: Int) {
+    private func emitViolation(_ violation: LifecycleViolation, of event: borrowing Event, by instance: Int) {
         let callback = event.callback
         var violation = violation
         // Known by its class alone, and by creation lines of other launches only, the instance that died is only the
