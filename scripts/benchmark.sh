@@ -17,7 +17,8 @@
 #     text, JSON and JSON Lines reports without events: peak resident memory <= 64 MiB, and each run <= 30 s (the time
 #     must grow with the events, not with the square of the instances)
 # The JSON report without events, the default text report (lctrace FILE) and check with one job are timed too, for
-# information. With valgrind installed, it also counts the instructions per input line of `check --jobs 1` on the
+# information, and so are two runs of check with one job started at once (with 2 cores or more): against one run
+# alone, they show how far this machine runs two processes at once, the ceiling of two jobs' scaling here. With valgrind installed, it also counts the instructions per input line of `check --jobs 1` on the
 # first 10 MiB of the large log and of the device log (callgrind on a stripped build, less the start-up a one-line
 # input takes), against a goal of about 2,000 (information: instruction counts are not timed goals), and prints them
 # stage by stage: the header, the message, the rest of reading and the sessions.
@@ -137,7 +138,7 @@ large_kib=$(( $(wc -c < "$DATA/$LARGE.log") / 1024 ))
 if [ -d /dev/shm ] && [ -w /dev/shm ] && [ "${shm_room_kib:-0}" -gt $(( 3 * large_kib )) ]; then
     OUT=$(mktemp /dev/shm/lctrace-bench.XXXXXX)
 fi
-trap 'rm -f "$OUT"' EXIT
+trap 'rm -f "$OUT" "$OUT.2"' EXIT
 # Runs the command once (the caller interleaves the commands), its output kept in $OUT; prints "seconds
 # peak-RSS-KiB". Every command timed here exits 0 on these logs (lctrace's runs give no --fail-on but never; grep
 # finds lines in each): one that does not timed a failure, not the work, and the benchmark stops and says which.
@@ -156,6 +157,30 @@ measure() {
         exit 1
     fi
     awk -v start="$start" -v end="$REPLY" -v d="$RSS_DIVISOR" '{ rss = $1 } END { printf "%.4f %d\n", (end - start) / 1e6, rss / d }' "$DATA/time.tmp"
+}
+
+# Runs two of the command at once, each with its output in a file of its own, and prints the seconds until both have
+# ended. Against the time of one run alone, it shows how well this machine runs two processes at once (two
+# single-threaded runs of the same work, nothing shared between them): the most that two jobs' scaling could reach
+# here, whatever lctrace does.
+measure_pair() {
+    local start first second status=0
+    : > "$OUT"
+    : > "$OUT.2"
+    clock
+    start=$REPLY
+    "$@" > "$OUT" &
+    first=$!
+    "$@" > "$OUT.2" &
+    second=$!
+    wait "$first" || status=$?
+    wait "$second" || status=$?
+    clock
+    if [ "$status" -ne 0 ]; then
+        echo "benchmark: two of '$*' at once: one exited with status $status; their time is not a measure" >&2
+        exit 1
+    fi
+    awk -v start="$start" -v end="$REPLY" 'BEGIN { printf "%.4f\n", (end - start) / 1e6 }'
 }
 
 median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
@@ -235,6 +260,9 @@ for _ in $(seq "$RUNS"); do
             done
         done
     done
+    if [ "$(processors)" -ge 2 ]; then
+        times[$LARGE/two-check-1-job-at-once]+="$(measure_pair "$LCTRACE" check --quiet --fail-on never --jobs 1 "$DATA/$LARGE.log") "
+    fi
     for _ in $(seq "$DEVICE_REPEAT"); do
         for name in $DEVICE_COMMANDS; do
             case $name in
@@ -355,6 +383,12 @@ echo "| check --jobs 1 / check --jobs 2 ($LARGE) | $scaling | >= $scaling_target
 echo "| peak RSS, every lctrace run above | $highest_rss MiB | <= 64 MiB | $(check "$highest_rss" 0 64) |"
 echo "| time $LARGE / time $SMALL (lctrace json) | $linear | 9-11 | $(check "$linear" 9 11) |"
 echo "| errors + warnings on legal traffic ($SMALL, $LARGE, device, legal-$SMALL by class name) | $false_findings | 0 | $(check "$false_findings" 0 0) |"
+if [ -n "${times[$LARGE/two-check-1-job-at-once]:-}" ]; then
+    # Two runs' worth of work in the time both took, against one run's in the time it took alone.
+    pair_ceiling=$(awk -v one="$(med "$LARGE/lctrace-check-1-job")" -v two="$(med "$LARGE/two-check-1-job-at-once")" \
+        'BEGIN { printf "%.2f", (two > 0 ? 2 * one / two : 0) }')
+    echo "| two check --jobs 1 at once ($LARGE): twice one's time alone / both's time, the most two jobs could scale here | $pair_ceiling | (information) | |"
+fi
 echo "| lctrace json --no-events / grep -cP ($LARGE) | $json_ratio | (information) | |"
 echo "| errors + warnings on legal traffic with every logging habit ($HABITS_SIZE, identity by readings) | $habit_findings | (information) | |"
 echo "| lctrace check on it, median of $RUNS | $(printf '%s\n' "${habit_seconds[@]}" | median) s | (information) | |"
