@@ -312,6 +312,7 @@ import Testing
     @Test func flatTablesIndexByCaseOrder() {
         #expect(Callback.allCases.enumerated().allSatisfy { $0.offset == $0.element.ordinal })
         #expect(ControllerPhase.allCases.enumerated().allSatisfy { $0.offset == $0.element.ordinal })
+        #expect(TransitionKind.allCases.enumerated().allSatisfy { $0.offset == $0.element.ordinal })
         for phase in ControllerPhase.allCases {
             for callback in Callback.allCases {
                 let expected = ControllerAutomaton.table[phase]?[callback]
@@ -319,6 +320,30 @@ import Testing
                 #expect(ControllerAutomaton.outcome(of: callback, in: phase) == expected)
             }
         }
+    }
+
+    /// The templates' lookup, held in permanent tables with each template's logged calls as bits, answers as the
+    /// templates themselves do: for every logged call and every template's shape, the first template of that shape
+    /// whose set holds the call.
+    @Test func templateLookupAgreesWithTheTemplates() {
+        for declared in TransitionKind.allCases {
+            for template in TransitionTemplates.all {
+                let shape = TransitionShape(template.steps)
+                let expected = TransitionTemplates.all.first { TransitionShape($0.steps) == shape && $0.satisfies.contains(declared) }
+                #expect(TransitionTemplates.accepts(declared, shape)?.source == expected?.source, "\(declared) \(template.kind)")
+            }
+            let first = TransitionTemplates.all.first { $0.kind == declared }
+            #expect(TransitionTemplates.declared(declared)?.source == first?.source)
+            #expect(TransitionTemplates.direction(of: declared) == first?.direction)
+        }
+    }
+
+    @Test func permanentTableHoldsItsElementsInOrder() {
+        let elements: [UInt32] = [7, 0, 42, .max]
+        let table = PermanentTable(elements)
+        #expect(table.count == elements.count)
+        #expect(table.indices.map { table[$0] } == elements)
+        #expect(PermanentTable([UInt8]()).count == 0)
     }
 
     /// A appears at launch, then B is pushed over it.

@@ -1,5 +1,5 @@
 /// Where one view-controller instance is in its life (lifecycle-ground-truth §11.2).
-public enum ControllerPhase: String, Sendable, CaseIterable {
+public enum ControllerPhase: String, Sendable, CaseIterable, BitwiseCopyable {
     /// Nothing seen yet, or the log started after the instance's view was loaded: any first callback is accepted.
     case unknown
     /// loadView seen, viewDidLoad not yet.
@@ -22,7 +22,7 @@ public enum ControllerPhase: String, Sendable, CaseIterable {
 }
 
 /// What a callback does to an instance in a given phase.
-enum ControllerStepOutcome: Equatable {
+enum ControllerStepOutcome: Equatable, BitwiseCopyable {
     /// Legal: the instance moves to this phase.
     case to(ControllerPhase)
     /// A deviation: report `rule`, then continue from `next` as if the callback were legal.
@@ -121,22 +121,23 @@ enum ControllerAutomaton {
         Cells.shared.outcome(of: callback, in: phase)
     }
 
-    /// `table` with its defaults filled in, as one flat array indexed by phase and callback: one load per callback.
+    /// `table` with its defaults filled in, as one flat table indexed by phase and callback: one load per callback.
     /// `InstanceRegistry` holds it, so that stepping an instance on every callback skips the check, on each read of the
-    /// lazily made static, that it was made.
+    /// lazily made static, that it was made; the table is permanent (`PermanentTable`), so that holding it counts no
+    /// references.
     struct Cells {
         static let shared = Cells()
-        private let cells: [ControllerStepOutcome]
+        private let cells: PermanentTable<ControllerStepOutcome>
         private let callbackCount = Callback.allCases.count
 
         private init() {
-            cells = ControllerPhase.allCases.flatMap { phase in
+            cells = PermanentTable(ControllerPhase.allCases.flatMap { phase in
                 Callback.allCases.map { callback in
                     if let outcome = table[phase]?[callback] { return outcome }
                     if phase == .dead { return .violation(.callbackAfterDealloc, next: .dead) }
                     return .to(phase)
                 }
-            }
+            })
         }
 
         @inline(__always)

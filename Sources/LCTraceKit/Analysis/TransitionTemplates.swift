@@ -1,5 +1,5 @@
 /// What a transition between view controllers was.
-public enum TransitionKind: String, Sendable, Codable, CaseIterable {
+public enum TransitionKind: String, Sendable, Codable, CaseIterable, BitwiseCopyable {
     case push, pop, present, dismiss
     /// popToRootViewController / popToViewController, or a pop back more than one level of the history.
     case popToRoot = "pop-to-root"
@@ -30,6 +30,10 @@ public enum TransitionKind: String, Sendable, Codable, CaseIterable {
     case unrecognized
     /// Still in flight when its session ended.
     case incomplete
+
+    /// Position in `allCases`, for the templates' sets of kinds: a field-less enum is stored as its case index
+    /// (checked by a test).
+    var ordinal: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
 }
 
 extension TransitionKind {
@@ -62,7 +66,7 @@ public struct TransitionStep: Sendable, Hashable {
 /// A sequence of transition steps packed into one integer, three bits a step (its role, and which of the four
 /// appearance callbacks it is), so that the templates of a shape are found by comparing integers as steps arrive,
 /// without building arrays of steps. Longer than any template, or holding another callback, it fits none.
-public struct TransitionShape: Hashable, Sendable {
+public struct TransitionShape: Hashable, Sendable, BitwiseCopyable {
     private var bits: UInt64 = 0
     private var count = 0
     /// The most steps a shape holds; every template is far shorter.
@@ -104,7 +108,7 @@ enum TransitionFit: Int, Comparable {
 /// An ordering UIKit produces when one controller replaces another. Orders across the two controllers
 /// differ by transition kind (ground truth §11.3); within one controller `will` always precedes `did`.
 public struct TransitionTemplate: Sendable {
-    public enum Direction: Sendable {
+    public enum Direction: Sendable, BitwiseCopyable {
         /// Shows a new controller on top of the navigation or modal history (push, present).
         case forward
         /// Returns to a controller from the history (pop, dismiss).
@@ -114,7 +118,7 @@ public struct TransitionTemplate: Sendable {
     }
 
     /// What must hold beyond the order of callbacks, for templates whose order alone is ambiguous.
-    public enum Requirement: Sendable {
+    public enum Requirement: Sendable, BitwiseCopyable {
         case none
         /// The lone controller is a child (it logged willMove/didMove or begin/endAppearanceTransition).
         case child
@@ -283,43 +287,45 @@ public enum TransitionTemplates {
     }
 }
 
-/// What classifying a transition reads of the templates, as lists by position in `TransitionTemplates.all`: each
+/// What classifying a transition reads of the templates, as tables by position in `TransitionTemplates.all`: each
 /// template's shape, kind, direction, requirement and the logged calls it satisfies. A transition tracker holds the
 /// lookup (`shared`), so that classifying a transition reads no lazily made static (each read of one checks that it
-/// was made) and copies no template.
+/// was made) and copies no template; its tables are permanent (`PermanentTable`), so that holding it counts no
+/// references.
 struct TemplateLookup {
     static let shared = TemplateLookup(TransitionTemplates.all)
 
-    private let shapes: [TransitionShape]
-    let kinds: [TransitionKind]
-    let directions: [TransitionTemplate.Direction]
-    let requirements: [TransitionTemplate.Requirement]
-    private let satisfies: [Set<TransitionKind>]
+    private let shapes: PermanentTable<TransitionShape>
+    let kinds: PermanentTable<TransitionKind>
+    let directions: PermanentTable<TransitionTemplate.Direction>
+    let requirements: PermanentTable<TransitionTemplate.Requirement>
+    /// The logged calls each template satisfies, a bit for each kind (`TransitionKind.ordinal`).
+    private let satisfies: PermanentTable<UInt32>
 
     private init(_ templates: [TransitionTemplate]) {
-        shapes = templates.map { TransitionShape($0.steps) }
-        kinds = templates.map(\.kind)
-        directions = templates.map(\.direction)
-        requirements = templates.map(\.requirement)
-        satisfies = templates.map(\.satisfies)
+        precondition(TransitionKind.allCases.count <= UInt32.bitWidth, "more transition kinds than a template's set of them holds")
+        shapes = PermanentTable(templates.map { TransitionShape($0.steps) })
+        kinds = PermanentTable(templates.map(\.kind))
+        directions = PermanentTable(templates.map(\.direction))
+        requirements = PermanentTable(templates.map(\.requirement))
+        satisfies = PermanentTable(templates.map { $0.satisfies.reduce(0) { $0 | 1 << UInt32($1.ordinal) } })
     }
 
     /// Calls `body` with the position of each template of this shape, in table order, until it returns false: a look
     /// along the templates' shapes (a few dozen words), without hashing the shape or building a list.
     @inline(__always)
     func forEachMatching(_ shape: TransitionShape, _ body: (Int) -> Bool) {
-        shapes.withUnsafeBufferPointer { shapes in
-            for position in shapes.indices where shapes[position] == shape {
-                guard body(position) else { return }
-            }
+        for position in shapes.indices where shapes[position] == shape {
+            guard body(position) else { return }
         }
     }
 
     /// The position of the first template of this shape that a logged call of `declared` may take; nil for none.
     func accepting(_ declared: TransitionKind, _ shape: TransitionShape) -> Int? {
         var accepted: Int?
+        let bit: UInt32 = 1 << UInt32(declared.ordinal)
         forEachMatching(shape) { position in
-            if satisfies[position].contains(declared) { accepted = position }
+            if satisfies[position] & bit != 0 { accepted = position }
             return accepted == nil
         }
         return accepted
@@ -328,7 +334,7 @@ struct TemplateLookup {
     /// The position of the first template of `kind`: a look along a short list, cheaper than hashing the kind (whose
     /// hash is its name's).
     func declaredPosition(_ kind: TransitionKind) -> Int? {
-        kinds.withUnsafeBufferPointer { kinds in kinds.indices.first { kinds[$0] == kind } }
+        kinds.indices.first { kinds[$0] == kind }
     }
 
     /// The direction of the template a logged call of `kind` is held to.

@@ -9,7 +9,7 @@ public enum Severity: String, Sendable, Codable, CaseIterable, Comparable {
 
 /// Every rule lctrace checks, by its stable id. What each rule means, how serious it is by default and why
 /// lives in `RuleCatalog`; the state machines, templates and checks name these ids and nothing else.
-public enum Rule: String, Sendable, CaseIterable, Codable {
+public enum Rule: String, Sendable, CaseIterable, Codable, BitwiseCopyable {
     // One view-controller instance (ground truth §4, §5, §7, §8, §9, §11.2)
     case didAppearWithoutWillAppear = "did-appear-without-will-appear"
     case didDisappearWithoutWillDisappear = "did-disappear-without-will-disappear"
