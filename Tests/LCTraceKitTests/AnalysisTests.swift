@@ -338,12 +338,32 @@ import Testing
         }
     }
 
+    /// The lookup's tables, position by position, are the templates' own: each template's kind, direction and
+    /// requirement, and the positions a shape matches are those of the templates of that shape, in table order.
+    @Test func templateLookupTablesFollowTheTemplates() {
+        let lookup = TemplateLookup.shared
+        let all = TransitionTemplates.all
+        #expect(lookup.kinds.count == all.count)
+        #expect(lookup.kinds.indices.map { lookup.kinds[$0] } == all.map(\.kind))
+        #expect(lookup.directions.indices.map { lookup.directions[$0] } == all.map(\.direction))
+        #expect(lookup.requirements.indices.map { lookup.requirements[$0] } == all.map(\.requirement))
+        for template in all {
+            let shape = TransitionShape(template.steps)
+            var matched: [Int] = []
+            lookup.forEachMatching(shape) { matched.append($0); return true }
+            #expect(matched == all.indices.filter { TransitionShape(all[$0].steps) == shape }, "\(template.kind)")
+        }
+    }
+
+    /// Tables of the kind a `static let` holds, made once for the test run.
+    private static let someWords = PermanentTable<UInt32>([7, 0, 42, .max])
+    private static let nothing = PermanentTable<UInt8>([])
+
     @Test func permanentTableHoldsItsElementsInOrder() {
-        let elements: [UInt32] = [7, 0, 42, .max]
-        let table = PermanentTable(elements)
-        #expect(table.count == elements.count)
-        #expect(table.indices.map { table[$0] } == elements)
-        #expect(PermanentTable([UInt8]()).count == 0)
+        #expect(Self.someWords.count == 4)
+        #expect(Self.someWords.indices.map { Self.someWords[$0] } == [7, 0, 42, .max])
+        #expect(Self.nothing.count == 0)
+        #expect(Self.nothing.indices.isEmpty)
     }
 
     /// A appears at launch, then B is pushed over it.

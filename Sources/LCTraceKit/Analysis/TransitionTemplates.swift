@@ -303,7 +303,8 @@ struct TemplateLookup {
     private let satisfies: PermanentTable<UInt32>
 
     private init(_ templates: [TransitionTemplate]) {
-        precondition(TransitionKind.allCases.count <= UInt32.bitWidth, "more transition kinds than a template's set of them holds")
+        precondition(TransitionKind.allCases.count <= UInt32.bitWidth,
+                     "more transition kinds than a template's set of them holds")
         shapes = PermanentTable(templates.map { TransitionShape($0.steps) })
         kinds = PermanentTable(templates.map(\.kind))
         directions = PermanentTable(templates.map(\.direction))
