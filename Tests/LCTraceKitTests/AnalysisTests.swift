@@ -313,6 +313,8 @@ import Testing
         #expect(Callback.allCases.enumerated().allSatisfy { $0.offset == $0.element.ordinal })
         #expect(ControllerPhase.allCases.enumerated().allSatisfy { $0.offset == $0.element.ordinal })
         #expect(TransitionKind.allCases.enumerated().allSatisfy { $0.offset == $0.element.ordinal })
+        #expect(ActivityPhase.allCases.enumerated().allSatisfy { $0.offset == $0.element.ordinal })
+        #expect(ActivityStep.allCases.enumerated().allSatisfy { $0.offset == $0.element.ordinal })
         for phase in ControllerPhase.allCases {
             for callback in Callback.allCases {
                 let expected = ControllerAutomaton.table[phase]?[callback]

@@ -1,5 +1,5 @@
 /// Where the app (scene-less apps) or one scene is in its activation life (lifecycle-ground-truth §3).
-public enum ActivityPhase: String, Sendable, CaseIterable {
+public enum ActivityPhase: String, Sendable, CaseIterable, CaseOrdinal {
     /// Nothing seen yet, or the log started late: the first callback is accepted.
     case unknown
     /// willFinishLaunching seen.
@@ -17,20 +17,14 @@ public enum ActivityPhase: String, Sendable, CaseIterable {
     /// sceneDidDisconnect.
     case disconnected
 
-    /// The case's position in `allCases`, for table lookups.
-    var ordinal: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
-
     /// Out of the foreground (background) or at an end (terminated, disconnected): where a session may stop without
     /// having been cut short.
     var isBackgroundOrEnd: Bool { self == .background || self == .terminated || self == .disconnected }
 }
 
 /// The callbacks of the app-delegate and scene-delegate state machines, with the family difference removed.
-enum ActivityStep: Sendable, CaseIterable {
+enum ActivityStep: Sendable, CaseIterable, CaseOrdinal {
     case willLaunch, launch, connect, enterForeground, becomeActive, resignActive, enterBackground, terminate, disconnect
-
-    /// The case's position in `allCases`, for table lookups.
-    var ordinal: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
 
     init?(_ callback: Callback) {
         switch callback {

@@ -1,5 +1,5 @@
 /// Where one view-controller instance is in its life (lifecycle-ground-truth §11.2).
-public enum ControllerPhase: String, Sendable, CaseIterable, BitwiseCopyable {
+public enum ControllerPhase: String, Sendable, CaseIterable, BitwiseCopyable, CaseOrdinal {
     /// Nothing seen yet, or the log started after the instance's view was loaded: any first callback is accepted.
     case unknown
     /// loadView seen, viewDidLoad not yet.
@@ -13,9 +13,6 @@ public enum ControllerPhase: String, Sendable, CaseIterable, BitwiseCopyable {
     case unloaded
     /// dealloc/deinit seen.
     case dead
-
-    /// Position in `allCases`, for flat tables: a field-less enum is stored as its case index (checked by a test).
-    var ordinal: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
 
     /// Not in the middle of an appearance change.
     var isAtRest: Bool { self != .appearing && self != .disappearing }

@@ -1,5 +1,5 @@
 /// What a transition between view controllers was.
-public enum TransitionKind: String, Sendable, Codable, CaseIterable, BitwiseCopyable {
+public enum TransitionKind: String, Sendable, Codable, CaseIterable, BitwiseCopyable, CaseOrdinal {
     case push, pop, present, dismiss
     /// popToRootViewController / popToViewController, or a pop back more than one level of the history.
     case popToRoot = "pop-to-root"
@@ -30,10 +30,6 @@ public enum TransitionKind: String, Sendable, Codable, CaseIterable, BitwiseCopy
     case unrecognized
     /// Still in flight when its session ended.
     case incomplete
-
-    /// Position in `allCases`, for the templates' sets of kinds: a field-less enum is stored as its case index
-    /// (checked by a test).
-    var ordinal: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
 }
 
 extension TransitionKind {

@@ -1,6 +1,6 @@
 /// A lifecycle callback, intent or marker in its canonical form: the Objective-C selector with the
 /// trailing colon dropped (lifecycle-ground-truth §10). `CallbackNames` maps every spelling to one of these.
-public enum Callback: String, Sendable, CaseIterable, Codable {
+public enum Callback: String, Sendable, CaseIterable, Codable, CaseOrdinal {
     // View controller
     case initialize = "init"
     case loadView
@@ -75,9 +75,6 @@ public enum Callback: String, Sendable, CaseIterable, Codable {
     // Markers that are not callbacks of a class.
     case main = "main()"
     case receivedMemoryWarning = "Received memory warning."
-
-    /// Position in `allCases`, for flat tables: a field-less enum is stored as its case index (checked by a test).
-    var ordinal: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
 
     public enum Family: Sendable {
         case controller, application, scene, intent, marker
