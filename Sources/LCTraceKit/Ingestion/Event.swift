@@ -26,15 +26,61 @@ extension Event {
 }
 
 /// What a lifecycle message says: the callback and the controller it names. Its names are the run's `NameTable`'s.
+///
+/// Its fields are plain numbers, with no optional among them (a name the message lacks is its kind's `absent`, and the
+/// instance is a word and a byte saying what the word is): every event holds its message, the reader writes it in and
+/// the session copies it, and optionals' tag bytes between the fields had those copies read sixteen bytes at a time
+/// what had been written a few bytes at a time just before.
 struct CallbackMessage {
+    /// The instance's address, or its id (`InstanceID.packed`); 0 when the message logs none.
+    private var instanceWord: UInt64
+    private var classWord: ClassName
+    private var spellingWord: Spelling
     var callback: Callback
+    /// What `instanceWord` is: `noInstance`, an address of this many digits (1 to 16), or `idInstance`.
+    private var instanceForm: UInt8
+
+    private static let noInstance: UInt8 = 0
+    private static let idInstance: UInt8 = .max
+
+    init(callback: Callback, className: ClassName? = nil, spelling: Spelling? = nil, instance: InstanceLabel? = nil) {
+        self.callback = callback
+        classWord = className ?? .absent
+        spellingWord = spelling ?? .absent
+        switch instance {
+        case nil:
+            instanceWord = 0
+            instanceForm = CallbackMessage.noInstance
+        case .address(let address)?:
+            instanceWord = address.value
+            instanceForm = address.digits
+        case .id(let id)?:
+            instanceWord = id.packed
+            instanceForm = CallbackMessage.idInstance
+        }
+    }
+
     /// The class named (nil for markers, and for app and scene callbacks logged with no class).
-    var className: ClassName?
+    var className: ClassName? {
+        @inline(__always) get { classWord == .absent ? nil : classWord }
+    }
+
     /// The callback as spelled in the log, or a UIKit notice's whole text (`Unbalanced calls to begin/end appearance
     /// transitions for <C: 0x1>.`); nil for markers.
-    var spelling: Spelling?
+    var spelling: Spelling? {
+        @inline(__always) get { spellingWord == .absent ? nil : spellingWord }
+    }
+
     /// What names the instance, when the message logs it: its address or an id.
-    var instance: InstanceLabel?
+    var instance: InstanceLabel? {
+        @inline(__always) get {
+            switch instanceForm {
+            case CallbackMessage.noInstance: nil
+            case CallbackMessage.idInstance: .id(InstanceID(packed: instanceWord))
+            default: .address(InstanceAddress(value: instanceWord, digits: instanceForm))
+            }
+        }
+    }
 }
 
 /// What names one instance in a log: its address (`0x…`), or another id (a UUID).
@@ -68,6 +114,12 @@ struct InstanceAddress: Hashable {
         }
         self.value = value
         digits = UInt8(bytes.count - 2)
+    }
+
+    /// `digits` is 1 to 16.
+    init(value: UInt64, digits: UInt8) {
+        self.value = value
+        self.digits = digits
     }
 
     /// `0x` and the digits, lower-cased, leading zeros kept.

@@ -100,11 +100,10 @@ public final class MessageParser {
         case other(OtherReason)
     }
 
+    /// A message remembered whole, to be copied whole into each event: see `CallbackMessage`.
     private struct RecognisedMessage {
-        var callback: Callback
+        var message: CallbackMessage
         var end: Int32
-        var className: ClassName?
-        var spelling: Spelling
     }
 
     /// `fastPath: false` matches every message with PCRE2 (to compare the two).
@@ -155,9 +154,8 @@ public final class MessageParser {
         let hash = ByteHash.of(text)
         switch knownMessages.value(for: text, hash: hash) {
         case .lifecycle(let known)?:
-            return .message(CallbackMessage(callback: known.callback, className: known.className, spelling: known.spelling),
-                            // `known.end` is within the remembered bytes, the same as these: no overflow.
-                            end: range.lowerBound &+ Int(known.end))
+            // `known.end` is within the remembered bytes, the same as these: no overflow.
+            return .message(known.message, end: range.lowerBound &+ Int(known.end))
         case .other(let reason)?:
             return .other(reason)
         case nil:
@@ -174,10 +172,9 @@ public final class MessageParser {
         // Kept only when the text is the message alone: text after it (a second record glued on by a lost newline)
         // would make a key seen once.
         if case .message(let message, let end) = reading, message.instance == nil, message.callback.noticeRule == nil,
-           let spelling = message.spelling,
+           message.spelling != nil,
            LineBytes.trimmed(line, end..<range.upperBound).isEmpty {
-            let known = RecognisedMessage(callback: message.callback, end: Int32(end - range.lowerBound),
-                                          className: message.className, spelling: spelling)
+            let known = RecognisedMessage(message: message, end: Int32(end - range.lowerBound))
             knownMessages.store(.lifecycle(known), for: text, hash: hash)
         }
         return reading

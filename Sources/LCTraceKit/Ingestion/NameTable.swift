@@ -21,6 +21,21 @@ struct ProcessName: Hashable, Sendable {
     fileprivate let number: Int32
 }
 
+// What a `CallbackMessage` holds where its message names no class, spelling or id: a number no table gives out.
+extension ClassName {
+    static var absent: ClassName { ClassName(number: .min) }
+}
+
+extension Spelling {
+    static var absent: Spelling { Spelling(number: .min) }
+}
+
+extension InstanceID {
+    /// The id as the one word a `CallbackMessage` keeps an instance's address or id in, and back.
+    var packed: UInt64 { UInt64(UInt32(bitPattern: number)) }
+    init(packed: UInt64) { number = Int32(bitPattern: UInt32(truncatingIfNeeded: packed)) }
+}
+
 /// The names a run reads, each kept once: controller classes, callback spellings, instance ids and process names.
 /// Events carry them as plain values (`ClassName`, `Spelling`, `InstanceID`, `ProcessName`), which the analysis
 /// compares and keeps, and whose text it asks of the table only where it writes one. How names are numbered is known
