@@ -315,6 +315,9 @@ import Testing
         #expect(TransitionKind.allCases.enumerated().allSatisfy { $0.offset == $0.element.ordinal })
         #expect(ActivityPhase.allCases.enumerated().allSatisfy { $0.offset == $0.element.ordinal })
         #expect(ActivityStep.allCases.enumerated().allSatisfy { $0.offset == $0.element.ordinal })
+        // `CaseOrdinal` reads the case from the enum's one byte.
+        #expect([MemoryLayout<Callback>.size, MemoryLayout<ControllerPhase>.size, MemoryLayout<TransitionKind>.size,
+                 MemoryLayout<ActivityPhase>.size, MemoryLayout<ActivityStep>.size] == [1, 1, 1, 1, 1])
         for phase in ControllerPhase.allCases {
             for callback in Callback.allCases {
                 let expected = ControllerAutomaton.table[phase]?[callback]

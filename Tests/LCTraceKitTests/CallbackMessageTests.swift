@@ -2,11 +2,12 @@ import Testing
 @testable import LCTraceKit
 
 /// A message keeps its class, spelling and instance as plain words (`CallbackMessage`): whatever it is given reads
-/// back the same, absent or present, at the ends of each word's range.
+/// back the same, absent or present.
 @Suite struct CallbackMessageTests {
     @Test func everyFieldReadsBackAsGiven() throws {
         let names = NameTable()
-        // The first of each kind is numbered 0, and a notice -1: the numbers next to where "absent" could be mistaken.
+        // The first of each kind is numbered 0 and the first notice -1; the first id (0) must not read as no instance,
+        // nor an address of value 0.
         let classes: [ClassName?] = [nil, try #require(names.className("CartViewController")), try #require(names.className("A"))]
         let spellings: [Spelling?] = [
             nil, try #require(names.spelling("viewDidLoad")),

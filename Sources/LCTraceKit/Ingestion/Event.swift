@@ -116,8 +116,9 @@ struct InstanceAddress: Hashable {
         digits = UInt8(bytes.count - 2)
     }
 
-    /// `digits` is 1 to 16.
+    /// `digits` is 1 to 16, as the parsing `init` gives (a `CallbackMessage` reads any other count as no address).
     init(value: UInt64, digits: UInt8) {
+        assert((1...16).contains(digits), "an address of \(digits) digits")
         self.value = value
         self.digits = digits
     }

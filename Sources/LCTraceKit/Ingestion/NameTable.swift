@@ -21,7 +21,7 @@ struct ProcessName: Hashable, Sendable {
     fileprivate let number: Int32
 }
 
-// What a `CallbackMessage` holds where its message names no class, spelling or id: a number no table gives out.
+// What a `CallbackMessage` holds where its message names no class or spelling: a number no table gives out.
 extension ClassName {
     static var absent: ClassName { ClassName(number: .min) }
 }
