@@ -327,7 +327,7 @@ import PCRE2
     }
 
     @Test func lineBreaksAreCountedExactly() {
-        // Every byte value next to newlines, at every alignment, with the word loop's tail of one to seven bytes.
+        // Every byte value next to newlines, at every alignment, with the vector loop's tail of up to fifteen bytes.
         var bytes: [UInt8] = []
         for value in 0...255 { bytes += [UInt8(value), 0x0A, UInt8(value), UInt8(value ^ 0x80)] }
         for length in 0..<bytes.count where length % 37 == 0 || length < 20 {
@@ -344,12 +344,14 @@ import PCRE2
             #expect(all.withUnsafeBytes { NewlineCounter.newlinesAndCarriageReturn(in: $0) } == (length, false))
             let some = (0..<length).map { $0 % 3 == 0 ? UInt8(0x0A) : UInt8(0x61) }
             #expect(some.withUnsafeBytes { NewlineCounter.newlinesAndCarriageReturn(in: $0) } == ((length + 2) / 3, false))
-            // One `\r` anywhere is found: in the first block, the last whole block, or the bytes after it.
+            // One `\r` anywhere is found: in the first block, the last whole block, or the bytes after it; and many.
             for place in [0, length / 2, length - length % 16 - 1, length - 1] {
                 var marked = some
                 marked[place] = 0x0D
                 #expect(marked.withUnsafeBytes { NewlineCounter.newlinesAndCarriageReturn(in: $0) }.hasCarriageReturn, "\\r at \(place) of \(length)")
             }
+            let returns = [UInt8](repeating: 0x0D, count: length)
+            #expect(returns.withUnsafeBytes { NewlineCounter.newlinesAndCarriageReturn(in: $0) } == (0, true))
         }
     }
 
