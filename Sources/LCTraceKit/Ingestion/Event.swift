@@ -116,7 +116,8 @@ struct InstanceAddress: Hashable {
         digits = UInt8(bytes.count - 2)
     }
 
-    /// `digits` is 1 to 16, as the parsing `init` gives (a `CallbackMessage` reads any other count as no address).
+    /// `digits` is 1 to 16, as the parsing `init` gives: a `CallbackMessage` would read 0 as no instance and 255 as an
+    /// id.
     init(value: UInt64, digits: UInt8) {
         assert((1...16).contains(digits), "an address of \(digits) digits")
         self.value = value
