@@ -305,8 +305,12 @@ struct TemplateLookup {
         kinds = PermanentTable(templates.map(\.kind))
         directions = PermanentTable(templates.map(\.direction))
         requirements = PermanentTable(templates.map(\.requirement))
-        satisfies = PermanentTable(templates.map { $0.satisfies.reduce(0) { $0 | 1 << UInt32($1.ordinal) } })
+        satisfies = PermanentTable(templates.map { $0.satisfies.reduce(0) { $0 | TemplateLookup.bit(of: $1) } })
     }
+
+    /// A kind's bit in a template's set of logged calls (`satisfies`).
+    @inline(__always)
+    private static func bit(of kind: TransitionKind) -> UInt32 { 1 << UInt32(kind.ordinal) }
 
     /// Calls `body` with the position of each template of this shape, in table order, until it returns false: a look
     /// along the templates' shapes (a few dozen words), without hashing the shape or building a list.
@@ -320,7 +324,7 @@ struct TemplateLookup {
     /// The position of the first template of this shape that a logged call of `declared` may take; nil for none.
     func accepting(_ declared: TransitionKind, _ shape: TransitionShape) -> Int? {
         var accepted: Int?
-        let bit: UInt32 = 1 << UInt32(declared.ordinal)
+        let bit = TemplateLookup.bit(of: declared)
         forEachMatching(shape) { position in
             if satisfies[position] & bit != 0 { accepted = position }
             return accepted == nil
