@@ -64,17 +64,29 @@ final class ByteBuffer: @unchecked Sendable {
     /// The most digits a decimal `UInt64` has.
     static let maxDecimalDigits = 20
 
+    /// 10¹ to 10¹⁹ by their exponent, with 0 for 10⁰: the smallest number of each length past one digit.
+    private static let digitThresholds: [UInt64] = [0] + (1...19).map { exponent in
+        (0..<exponent).reduce(1) { power, _ in power * 10 }
+    }
+
+    /// How many decimal digits `value` has: from its length in bits (each bit about log₁₀ 2, 1233/4096, of a digit),
+    /// less one when it is below the smallest number of that many digits. Without a division per two digits, whose
+    /// loop ends after a different count for every length of number.
+    @inline(__always)
+    static func decimalLength(_ value: UInt64) -> Int {
+        let bits = UInt64.bitWidth &- (value | 1).leadingZeroBitCount
+        let guess = (bits &* 1233) &>> 12
+        return guess &+ (value < digitThresholds[guess] ? 0 : 1)
+    }
+
     /// Writes the decimal digits of `value` at `target` (room for `maxDecimalDigits`), from the last, two at a time;
     /// returns how many.
     @inline(__always)
     static func writeDecimal(_ value: UInt64, at target: UnsafeMutableRawPointer) -> Int {
-        var length = 1
-        var rest = value
-        while rest >= 100 { rest /= 100; length &+= 2 }
-        if rest >= 10 { length &+= 1 }
+        let length = decimalLength(value)
         let pairs = ByteBuffer.digitPairs.utf8Start
         var digit = target.assumingMemoryBound(to: UInt8.self) + length
-        rest = value
+        var rest = value
         while rest >= 100 {
             let pair = Int(rest % 100) &* 2
             rest /= 100
