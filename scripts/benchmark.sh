@@ -19,7 +19,10 @@
 # The JSON report without events, the default text report (lctrace FILE) and check with one job are timed too, for
 # information, and so are two runs of check with one job started at once (with 2 cores or more): against one run
 # alone, a reference for two jobs' scaling, what two independent single-job runs reach on this machine (it moves from
-# run to run, like the other ratios). With valgrind installed, it also counts the instructions per input line of
+# run to run, like the other ratios); and, on the large log, the bytes JSON Lines and grep -P print, written alone to
+# the same file (dd from /dev/zero, a megabyte at a time): what the machine takes to put each output in memory, which
+# bounds the JSON Lines goal from below (its output is about 3.2 times grep's, and the time to write new bytes into
+# memory moves a lot from run to run). With valgrind installed, it also counts the instructions per input line of
 # `check --jobs 1` on the first 10 MiB of the large log and of the device log (callgrind on a stripped build, less the
 # start-up a one-line input takes), against a goal of about 2,000 (information: instruction counts are not timed
 # goals), and prints them stage by stage: the header, the message, the rest of reading and the sessions.
@@ -186,9 +189,14 @@ measure_pair() {
 
 median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
+# Writes `blocks` megabytes of zeros to standard output: the printing commands' bytes, without the work that made them.
+write_zeros() { measure sh -c 'exec dd if=/dev/zero bs=1048576 count="$1" 2>/dev/null' write-zeros "$1"; }
+# Megabytes, rounded up, of the last command's output.
+output_blocks() { echo $(( ($(wc -c < "$OUT") + 1048575) / 1048576 )); }
+
 COMMANDS="wc grep-count lctrace-check lctrace-check-1-job lctrace-json grep-print lctrace-ndjson lctrace-text"
 DEVICE_COMMANDS="grep-count lctrace-check"
-declare -A times rss
+declare -A times rss print_blocks ndjson_blocks
 status=0
 # Errors and warnings in a summary: every one on legal traffic is a false alarm. (An info finding is not: it tells of
 # what the log shows, such as a gap in it, without judging the app.)
@@ -249,16 +257,20 @@ for _ in $(seq "$RUNS"); do
                 case $name in
                     wc) result=$(measure wc -l "$file") ;;
                     grep-count) result=$(measure "$GREP" -cP "$PATTERN" "$file") ;;
-                    grep-print) result=$(measure "$GREP" -P "$PATTERN" "$file") ;;
+                    grep-print) result=$(measure "$GREP" -P "$PATTERN" "$file"); print_blocks[$size]=$(output_blocks) ;;
                     lctrace-json) result=$(measure "$LCTRACE" --format json --no-events "$file") ;;
                     lctrace-check) result=$(measure "$LCTRACE" check --quiet --fail-on never "$file") ;;
                     lctrace-check-1-job) result=$(measure "$LCTRACE" check --quiet --fail-on never --jobs 1 "$file") ;;
-                    lctrace-ndjson) result=$(measure "$LCTRACE" --format ndjson "$file") ;;
+                    lctrace-ndjson) result=$(measure "$LCTRACE" --format ndjson "$file"); ndjson_blocks[$size]=$(output_blocks) ;;
                     lctrace-text) result=$(measure "$LCTRACE" "$file") ;;
                 esac
                 times[$size/$name]+="${result% *} "
                 rss[$size/$name]+="${result#* } "
             done
+            if [ "$size" = "$LARGE" ]; then
+                times[$size/write-print-bytes]+="$(write_zeros "${print_blocks[$size]}" | cut -d' ' -f1) "
+                times[$size/write-ndjson-bytes]+="$(write_zeros "${ndjson_blocks[$size]}" | cut -d' ' -f1) "
+            fi
         done
     done
     if [ "$(processors)" -ge 2 ]; then
@@ -361,6 +373,8 @@ done
 if [ -n "${times[$LARGE/two-check-1-job-at-once]:-}" ]; then
     echo "| $LARGE | two lctrace-check-1-job at once (until both end) | $(med "$LARGE/two-check-1-job-at-once") | |"
 fi
+echo "| $LARGE | grep-print's ${print_blocks[$LARGE]} MiB written alone (dd) | $(med "$LARGE/write-print-bytes") | |"
+echo "| $LARGE | lctrace-ndjson's ${ndjson_blocks[$LARGE]} MiB written alone (dd) | $(med "$LARGE/write-ndjson-bytes") | |"
 for name in $DEVICE_COMMANDS; do
     echo "| device $DEVICE | $name | $(med "device/$name") | $(mib "$(peak "device/$name")") |"
 done
@@ -394,6 +408,10 @@ if [ -n "${times[$LARGE/two-check-1-job-at-once]:-}" ]; then
     echo "| two check --jobs 1 at once ($LARGE): twice one's time alone / the pair's time (until both end), for comparison with two jobs' scaling | $pair_reference | (information) | |"
 fi
 echo "| lctrace json --no-events / grep -cP ($LARGE) | $json_ratio | (information) | |"
+# What writing the two outputs' bytes alone takes, against grep's whole run: JSON Lines cannot take less than its own
+# bytes' writing, shared by two cores with the analysis and the rendering.
+echo "| writing lctrace ndjson's bytes alone / grep -P printing ($LARGE) | $(ratio "$(med "$LARGE/write-ndjson-bytes")" "$(med "$LARGE/grep-print")") | (information) | |"
+echo "| writing grep -P's printed bytes alone / grep -P printing ($LARGE) | $(ratio "$(med "$LARGE/write-print-bytes")" "$(med "$LARGE/grep-print")") | (information) | |"
 echo "| errors + warnings on legal traffic with every logging habit ($HABITS_SIZE, identity by readings) | $habit_findings | (information) | |"
 echo "| lctrace check on it, median of $RUNS | $(printf '%s\n' "${habit_seconds[@]}" | median) s | (information) | |"
 for input in "$LARGE" device; do
