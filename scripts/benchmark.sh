@@ -21,7 +21,7 @@
 # alone, a reference for two jobs' scaling, what two independent single-job runs reach on this machine (it moves from
 # run to run, like the other ratios); and, on the large log, the bytes JSON Lines and grep -P print, written alone to
 # the same file (dd from /dev/zero, a megabyte at a time): what the machine takes to put each output in memory, which
-# bounds the JSON Lines goal from below (its output is about 3.2 times grep's, and the time to write new bytes into
+# bounds JSON Lines' time from below (its output is about 3.2 times grep's, and the time to write new bytes into
 # memory moves a lot from run to run). With valgrind installed, it also counts the instructions per input line of
 # `check --jobs 1` on the first 10 MiB of the large log and of the device log (callgrind on a stripped build, less the
 # start-up a one-line input takes), against a goal of about 2,000 (information: instruction counts are not timed
@@ -134,7 +134,7 @@ else
     clock() { REPLY=$("$DATE" +%s%6N); }
 fi
 # Where a timed command's output goes: a file in memory (tmpfs) where there is one with room for three times the
-# large log (JSON Lines of it are about 2.4 times its size), else in $DATA. Not /dev/null, where GNU grep stops at its
+# large log (JSON Lines of it are about 2.3 times its size), else in $DATA. Not /dev/null, where GNU grep stops at its
 # first match. A file on disk is written back while the next commands run, which slows them (docs/performance.md).
 OUT="$DATA/out.tmp"
 shm_room_kib=$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 { print $4 }')
@@ -189,9 +189,9 @@ measure_pair() {
 
 median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
-# Writes `blocks` megabytes of zeros to standard output: the printing commands' bytes, without the work that made them.
+# Writes the given number of MiB of zeros to standard output: the printing commands' bytes, without the work that made them.
 write_zeros() { measure sh -c 'exec dd if=/dev/zero bs=1048576 count="$1" 2>/dev/null' write-zeros "$1"; }
-# Megabytes, rounded up, of the last command's output.
+# The last command's output in MiB, rounded up.
 output_blocks() { echo $(( ($(wc -c < "$OUT") + 1048575) / 1048576 )); }
 
 COMMANDS="wc grep-count lctrace-check lctrace-check-1-job lctrace-json grep-print lctrace-ndjson lctrace-text"

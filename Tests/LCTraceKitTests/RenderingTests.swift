@@ -331,12 +331,17 @@ import Testing
     }
 
     /// Decimal digits written two at a time read as Swift's own: every number below 100 000, every power of ten and
-    /// its neighbours, and the largest value.
+    /// its neighbours, every power of two and its neighbours (where the length guessed from the bit length changes),
+    /// and the largest value.
     @Test func decimalDigitsMatchSwiftsOwn() {
         var values: [UInt64] = Array(0..<100_000) + [UInt64.max, UInt64.max - 1]
         var power: UInt64 = 1
         for _ in 0..<19 {
             power *= 10
+            values += [power - 1, power, power + 1]
+        }
+        for shift in 1..<64 {
+            let power = UInt64(1) << shift
             values += [power - 1, power, power + 1]
         }
         for value in values {
