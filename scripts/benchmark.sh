@@ -20,7 +20,7 @@
 # information, and so are two runs of check with one job started at once (with 2 cores or more): against one run
 # alone, a reference for two jobs' scaling, what two independent single-job runs reach on this machine (it moves from
 # run to run, like the other ratios); and, on the large log, the bytes JSON Lines and grep -P print, written alone to
-# the same file (dd from /dev/zero, a megabyte at a time): what the machine takes to put each output in memory, which
+# the same file (dd from /dev/zero, a MiB at a time): what the machine takes to put each output in memory, which
 # bounds JSON Lines' time from below (its output is about 3.2 times grep's, and the time to write new bytes into
 # memory moves a lot from run to run). With valgrind installed, it also counts the instructions per input line of
 # `check --jobs 1` on the first 10 MiB of the large log and of the device log (callgrind on a stripped build, less the
@@ -189,7 +189,8 @@ measure_pair() {
 
 median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
-# Writes the given number of MiB of zeros to standard output: the printing commands' bytes, without the work that made them.
+# Writes the given number of MiB of zeros to standard output: the printing commands' bytes, without the work that
+# made them.
 write_zeros() { measure sh -c 'exec dd if=/dev/zero bs=1048576 count="$1" 2>/dev/null' write-zeros "$1"; }
 # The last command's output in MiB, rounded up.
 output_blocks() { echo $(( ($(wc -c < "$OUT") + 1048575) / 1048576 )); }
